@@ -1,0 +1,106 @@
+// Device description loaded from configs/<device>.yaml.
+//
+// Every number that is specific to a chip (addresses, geometry, clocks, timing)
+// lives in the YAML file; code reads it from here so that a MAX78002 file can be
+// dropped in later without touching C++.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ai8x {
+
+// A malformed or incomplete device file. what() names the file and the key.
+struct ConfigError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// One memory (or register) array that is replicated per processor/quadrant.
+// Address of word `w` of instance `i` in quadrant `q`:
+//   base + q * quadrant_stride + i * instance_stride + w * slot_bytes
+struct ArrayGeometry {
+    uint64_t base = 0;             // address of quadrant 0, instance 0, word 0
+    uint64_t quadrant_stride = 0;  // bytes between quadrants
+    uint32_t instances_per_quadrant = 0;
+    uint64_t instance_stride = 0;  // bytes between instances inside a quadrant
+    uint32_t words = 0;            // words per instance
+    uint32_t word_bits = 0;        // width of one stored word (32 data, 16 TRAM, 72 kernel, 8 bias)
+    uint32_t slot_bytes = 0;       // bus bytes occupied by one word (4 for data/TRAM/bias, 16 for kernel)
+
+    uint32_t instances_total(uint32_t quadrants) const { return quadrants * instances_per_quadrant; }
+};
+
+struct RegisterBlockGeometry {
+    uint64_t base = 0;             // quadrant 0 block base
+    uint64_t quadrant_stride = 0;  // 0 for blocks that exist once
+    uint64_t size = 0;             // bytes decoded by the block
+};
+
+// A plain memory region of the Cortex-M4 side (flash, SRAM).
+struct CpuRegion {
+    std::string name;
+    uint64_t base = 0;
+    uint64_t size = 0;
+    bool writable = true;
+};
+
+struct ClockConfig {
+    double cpu_hz = 100e6;         // core clock after MXC_SYS_Clock_Select(IPO)
+    double pclk_hz = 50e6;         // APB clock (CNN clock source "PCLK")
+    double ipo_hz = 100e6;         // internal primary oscillator (CNN clock source "ITO/IPO")
+};
+
+struct BusTiming {
+    uint32_t accel_reg_wait_states = 0;   // extra cycles per accelerator register access
+    uint32_t accel_mem_wait_states = 0;   // extra cycles per accelerator memory access
+    uint32_t flash_wait_states = 0;
+    uint32_t sram_wait_states = 0;
+};
+
+struct DeviceConfig {
+    std::string name;              // "MAX78000"
+    std::string source_path;       // file it was loaded from (for messages)
+
+    // Accelerator organisation
+    uint32_t quadrants = 0;                 // processor groups
+    uint32_t processors_per_quadrant = 0;
+    uint32_t processors_per_data_sram = 0;  // processors sharing one data memory instance
+    uint32_t max_layers = 0;
+    uint32_t max_stream_layers = 0;
+    uint32_t layer_register_count = 0;      // per-layer register slots (LREG 0..N-1)
+    uint32_t layer_register_stride = 0;     // bytes between two LREG kinds (layers are 4 bytes apart)
+    uint64_t layer_register_offset = 0;     // offset of LREG 0/layer 0 inside the quadrant block
+    uint32_t fifo_count = 0;
+    uint32_t fifo_depth = 0;
+
+    // Register blocks
+    RegisterBlockGeometry quadrant_regs;    // control, SRAM, layer count, per-layer registers
+    RegisterBlockGeometry fifo_regs;        // FIFO control/status/data
+    RegisterBlockGeometry aon_regs;         // always-on control
+
+    // Memories
+    ArrayGeometry data_sram;
+    ArrayGeometry tram;
+    ArrayGeometry kernel_mem;
+    ArrayGeometry bias_mem;
+
+    // Cortex-M4 side
+    std::vector<CpuRegion> cpu_regions;
+    uint64_t peripheral_base = 0;           // start of the MCU peripheral window (GCR, GCFR, timers, ...)
+    uint64_t peripheral_size = 0;
+
+    ClockConfig clocks;
+    BusTiming bus;
+
+    uint32_t processors_total() const { return quadrants * processors_per_quadrant; }
+};
+
+// Loads and validates a device file. Throws ConfigError naming the file and key.
+DeviceConfig load_device_config(const std::string& path);
+
+// Path of the bundled default device file (configs/max78000.yaml in the source tree).
+std::string default_device_config_path();
+
+}  // namespace ai8x
