@@ -1,0 +1,1 @@
+// Keeps every area library non-empty while an area has no sources yet.
