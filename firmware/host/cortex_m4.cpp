@@ -1,0 +1,418 @@
+#include "firmware/host/cortex_m4.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ai8x {
+
+namespace {
+
+// EXC_RETURN for "return to Thread mode, main stack, basic frame": the only
+// kind this core creates (firmware is built without FPU context, see builder).
+constexpr uint32_t kExcReturnThreadMsp = 0xFFFFFFF9;
+constexpr uint32_t kExcReturnMin = 0xFFFFFFF0;
+constexpr uint32_t kFrameBytes = 32;            // R0-R3, R12, LR, PC, xPSR
+constexpr uint32_t kXpsrFrameAlign = 1u << 9;   // stacked xPSR bit 9: SP was realigned by 4
+constexpr unsigned kExternalIrqs = 240;         // ARMv7-M maximum
+constexpr uint64_t kPage = 0x1000;
+
+const int kFrameRegs[] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_REG_R3,
+                          UC_ARM_REG_R12, UC_ARM_REG_LR, UC_ARM_REG_PC, UC_ARM_REG_XPSR};
+
+uint64_t page_down(uint64_t a) { return a & ~(kPage - 1); }
+uint64_t page_up(uint64_t a) { return (a + kPage - 1) & ~(kPage - 1); }
+
+void check(uc_err err, const std::string& what) {
+    if (err != UC_ERR_OK) throw std::runtime_error(what + ": " + uc_strerror(err));
+}
+
+// Lowest and highest bus address of the accelerator, from the device description.
+std::pair<uint64_t, uint64_t> accelerator_span(const DeviceConfig& cfg) {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    auto add = [&](uint64_t base, uint64_t end) { lo = std::min(lo, base); hi = std::max(hi, end); };
+    auto add_block = [&](const RegisterBlockGeometry& b) {
+        add(b.base, b.base + (cfg.quadrants - 1) * b.quadrant_stride + b.size);
+    };
+    auto add_array = [&](const ArrayGeometry& a) {
+        add(a.base, a.base + (cfg.quadrants - 1) * a.quadrant_stride +
+                        (a.instances_per_quadrant - 1) * a.instance_stride + uint64_t(a.words) * a.slot_bytes);
+    };
+    add_block(cfg.quadrant_regs);
+    add(cfg.fifo_regs.base, cfg.fifo_regs.base + cfg.fifo_regs.size);
+    add(cfg.aon_regs.base, cfg.aon_regs.base + cfg.aon_regs.size);
+    add_array(cfg.data_sram);
+    add_array(cfg.tram);
+    add_array(cfg.kernel_mem);
+    add_array(cfg.bias_mem);
+    return {lo, hi};
+}
+
+}  // namespace
+
+// An MMIO window: offsets reported by Unicorn are relative to `base`.
+struct CortexM4::Mmio {
+    CortexM4* cpu;
+    uint64_t base;
+};
+
+CortexM4::CortexM4(sc_core::sc_module_name name, const DeviceConfig& cfg)
+    : sc_module(name), socket("socket"), cfg_(cfg), scs_(0), cycle_(sc_core::sc_time(1.0 / cfg.clocks.cpu_hz, sc_core::SC_SEC)),
+      irq_lines_(kExternalIrqs, false) {
+    // The reset vector table is at the start of the read-only CPU region (flash).
+    for (const auto& r : cfg_.cpu_regions)
+        if (!r.writable) { scs_ = SystemControlSpace(uint32_t(r.base)); break; }
+    if (tlm::tlm_global_quantum::instance().get() == sc_core::SC_ZERO_TIME)
+        tlm::tlm_global_quantum::instance().set(sc_core::sc_time(1, sc_core::SC_US));
+
+    SC_HAS_PROCESS(CortexM4);
+    SC_THREAD(run);
+    // Unicorn (QEMU's code generator and helpers) runs on this thread's stack.
+    set_stack_size(32 * 1024 * 1024);
+
+    check(uc_open(UC_ARCH_ARM, uc_mode(UC_MODE_THUMB | UC_MODE_MCLASS), &uc_), "Unicorn uc_open");
+    check(uc_ctl_set_cpu_model(uc_, UC_CPU_ARM_CORTEX_M4), "Unicorn CPU model Cortex-M4");
+}
+
+CortexM4::~CortexM4() {
+    if (uc_) uc_close(uc_);
+}
+
+void CortexM4::load_elf(const std::string& path) {
+    image_ = ElfImage::load(path);
+}
+
+void CortexM4::set_irq(unsigned irqn, bool level) {
+    if (irqn >= irq_lines_.size()) {
+        spdlog::error("{}: interrupt line {} does not exist", name(), irqn);
+        return;
+    }
+    irq_lines_[irqn] = level;
+    if (level) irq_event_.notify();
+}
+
+void CortexM4::request_sleep() {
+    sleeping_ = true;
+    uc_emu_stop(uc_);
+}
+
+void CortexM4::halt() {
+    halted_ = true;
+    uc_emu_stop(uc_);
+}
+
+void CortexM4::report_unhandled_exception() {
+    std::string which = active_irq_ >= 0 ? "interrupt " + std::to_string(active_irq_)
+                                         : std::string("an exception outside any interrupt");
+    stop_with_error("unhandled exception: firmware reached its default handler while delivering " + which +
+                    " (no handler installed)");
+}
+
+std::string CortexM4::describe(uint32_t address) const {
+    return image_ ? image_->describe(address) : hex32(address);
+}
+
+void CortexM4::stop_with_error(const std::string& message) {
+    if (error_) return;
+    error_ = message;
+    spdlog::error("{}: {}", name(), message);
+    halt();
+    if (on_error) on_error(message);
+}
+
+void CortexM4::start_of_simulation() {
+    try {
+        map_memories();
+        if (!image_) throw ElfError(std::string(name()) + ": no firmware loaded (call load_elf before sc_start)");
+        load_image();
+        reset();
+    } catch (const std::exception& e) {
+        stop_with_error(e.what());
+    }
+}
+
+void CortexM4::map_memories() {
+    for (const auto& r : cfg_.cpu_regions) {
+        tlm::tlm_generic_payload trans;
+        tlm::tlm_dmi dmi;
+        trans.set_command(r.writable ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+        trans.set_address(r.base);
+        if (!socket->get_direct_mem_ptr(trans, dmi) || dmi.get_start_address() > r.base ||
+            dmi.get_end_address() < r.base + r.size - 1)
+            throw std::runtime_error(std::string(name()) + ": the bus grants no direct access to " + r.name + " [" +
+                                     hex32(uint32_t(r.base)) + ", +" + std::to_string(r.size) + ")");
+        if (r.base % kPage || r.size % kPage)
+            throw std::runtime_error(r.name + ": base and size must be multiples of 4 KiB (" + cfg_.source_path + ")");
+        uint8_t* host = dmi.get_dmi_ptr() + (r.base - dmi.get_start_address());
+        uint32_t perms = UC_PROT_READ | UC_PROT_EXEC | (r.writable ? UC_PROT_WRITE : 0);
+        check(uc_mem_map_ptr(uc_, r.base, r.size, perms, host), "mapping " + r.name);
+    }
+    map_bus_window(cfg_.peripheral_base, cfg_.peripheral_size);
+    auto [lo, hi] = accelerator_span(cfg_);
+    map_bus_window(page_down(lo), page_up(hi) - page_down(lo));
+
+    auto* scs = new Mmio{this, SystemControlSpace::kBase};
+    windows_.emplace_back(scs);
+    check(uc_mmio_map(
+              uc_, SystemControlSpace::kBase, SystemControlSpace::kSize,
+              [](uc_engine*, uint64_t off, unsigned, void* w) -> uint64_t {
+                  auto* cpu = static_cast<Mmio*>(w)->cpu;
+                  uint32_t v = 0;
+                  if (!cpu->scs_.read(uint32_t(off & ~3u), v))
+                      spdlog::warn("{}: read of unmodelled system register {} at {}", cpu->name(),
+                                   hex32(uint32_t(SystemControlSpace::kBase + off)), cpu->describe(cpu->pc_));
+                  return v >> (8 * (off & 3));
+              },
+              scs,
+              [](uc_engine*, uint64_t off, unsigned, uint64_t value, void* w) {
+                  auto* cpu = static_cast<Mmio*>(w)->cpu;
+                  if (!cpu->scs_.write(uint32_t(off & ~3u), uint32_t(value)))
+                      spdlog::warn("{}: write of unmodelled system register {} at {}", cpu->name(),
+                                   hex32(uint32_t(SystemControlSpace::kBase + off)), cpu->describe(cpu->pc_));
+              },
+              scs),
+          "mapping the system control space");
+
+    uc_hook h;
+    check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&CortexM4::hook_code), this, 1, 0),
+          "instruction hook");
+    check(uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void*>(&CortexM4::hook_unmapped), this, 1, 0),
+          "unmapped-access hook");
+}
+
+void CortexM4::map_bus_window(uint64_t base, uint64_t size) {
+    auto* w = new Mmio{this, base};
+    windows_.emplace_back(w);
+    check(uc_mmio_map(uc_, base, size, &CortexM4::mmio_read, w, &CortexM4::mmio_write, w),
+          "mapping bus window " + hex32(uint32_t(base)));
+}
+
+void CortexM4::load_image() {
+    for (const auto& seg : image_->segments()) {
+        uint64_t end = uint64_t(seg.address) + seg.bytes.size();
+        const CpuRegion* region = nullptr;
+        for (const auto& r : cfg_.cpu_regions)
+            if (seg.address >= r.base && end <= r.base + r.size) region = &r;
+        if (!region)
+            throw ElfError(image_->path() + ": segment [" + hex32(seg.address) + ", +" +
+                           std::to_string(seg.bytes.size()) + ") lies outside flash/SRAM of " + cfg_.source_path);
+        // Backdoor load (like a programmer): bypasses the read-only protection of flash.
+        check(uc_mem_write(uc_, seg.address, seg.bytes.data(), seg.bytes.size()), "loading " + image_->path());
+    }
+}
+
+void CortexM4::reset() {
+    uint32_t sp = read_word(scs_.vtor());
+    uint32_t entry = read_word(scs_.vtor() + 4);
+    check(uc_reg_write(uc_, UC_ARM_REG_SP, &sp), "setting SP");
+    pc_ = entry & ~1u;
+    spdlog::debug("{}: reset, SP={} PC={} ({})", name(), hex32(sp), hex32(pc_), describe(pc_));
+}
+
+uint32_t CortexM4::read_word(uint32_t address) {
+    uint32_t v = 0;
+    if (uc_mem_read(uc_, address, &v, 4) != UC_ERR_OK)
+        throw std::runtime_error("cannot read CPU memory at " + hex32(address));
+    return v;
+}
+
+void CortexM4::write_word(uint32_t address, uint32_t value) {
+    if (uc_mem_write(uc_, address, &value, 4) != UC_ERR_OK)
+        throw std::runtime_error("cannot write CPU memory at " + hex32(address));
+}
+
+// ---------------------------------------------------------------- main loop
+
+void CortexM4::run() {
+    qk_.reset();
+    while (!halted_) {
+        sample_irq_lines();
+        if (take_interrupt()) continue;
+        if (sleeping_) {
+            // WFI wakes on any pending enabled interrupt (taken above unless one is active).
+            if (!scs_.next_interrupt()) {
+                qk_.sync();
+                sc_core::wait(irq_event_);
+                qk_.reset();
+            }
+            sleeping_ = false;
+            continue;
+        }
+        execute_chunk();
+        if (qk_.need_sync()) qk_.sync();
+    }
+}
+
+void CortexM4::execute_chunk() {
+    // Run until the local quantum is used up (at least one instruction).
+    sc_core::sc_time left = qk_.compute_local_quantum() - qk_.get_local_time();
+    uint64_t budget = std::max<uint64_t>(1, uint64_t(left / cycle_));
+    chunk_end_ = instret_ + budget;
+    unmapped_address_.reset();
+
+    uc_err err = uc_emu_start(uc_, pc_ | 1u, 0, 0, 0);
+    account_instructions();
+    uint32_t next = 0;
+    uc_reg_read(uc_, UC_ARM_REG_PC, &next);
+
+    if (halted_) return;
+    if (err == UC_ERR_OK) {
+        pc_ = next & ~1u;
+        if (pc_ == 0) stop_with_error("jump to address 0x00000000 (null function pointer?) after " + describe(pc_));
+        return;
+    }
+    if (err == UC_ERR_FETCH_UNMAPPED && unmapped_address_ && *unmapped_address_ >= kExcReturnMin - 1) {
+        // Branch to an EXC_RETURN value: the handler is done.
+        if (active_irq_ < 0) {
+            stop_with_error("exception return (" + hex32(uint32_t(*unmapped_address_)) + ") outside a handler at " +
+                            describe(pc_));
+            return;
+        }
+        return_from_exception();
+        return;
+    }
+    std::string where = " at PC " + hex32(pc_) + " (" + describe(pc_) + ")";
+    if (unmapped_address_)
+        stop_with_error("bus fault: access to unmapped address " + hex32(uint32_t(*unmapped_address_)) + where);
+    else
+        stop_with_error(std::string("CPU exception: ") + uc_strerror(err) + where);
+}
+
+void CortexM4::hook_code(uc_struct* uc, uint64_t address, uint32_t, void* self) {
+    auto* cpu = static_cast<CortexM4*>(self);
+    cpu->pc_ = uint32_t(address);
+    if (++cpu->instret_ >= cpu->chunk_end_) uc_emu_stop(uc);
+}
+
+bool CortexM4::hook_unmapped(uc_struct*, uc_mem_type, uint64_t address, int, int64_t, void* self) {
+    static_cast<CortexM4*>(self)->unmapped_address_ = address;
+    return false;   // not handled: Unicorn stops with an error
+}
+
+// ---------------------------------------------------------------- interrupts
+
+void CortexM4::sample_irq_lines() {
+    // Level-sensitive lines: a high line keeps its interrupt pending (also
+    // re-pends it after the handler returns, as the NVIC does).
+    for (unsigned i = 0; i < irq_lines_.size(); ++i)
+        if (irq_lines_[i] && int(i) != active_irq_) scs_.set_pending(i, true);
+}
+
+bool CortexM4::take_interrupt() {
+    if (active_irq_ >= 0) return false;   // handlers do not nest (one priority level)
+    uint32_t primask = 0;
+    uc_reg_read(uc_, UC_ARM_REG_PRIMASK, &primask);
+    if (primask & 1) return false;
+    auto irq = scs_.next_interrupt();
+    if (!irq) return false;
+
+    uint32_t vector = 0;
+    try {
+        vector = read_word(scs_.vtor() + 4 * (16 + *irq));
+        uint32_t regs[8];
+        for (int i = 0; i < 8; ++i) uc_reg_read(uc_, kFrameRegs[i], &regs[i]);
+        regs[6] = pc_;   // return address: the next instruction not yet executed
+        uint32_t sp = 0;
+        uc_reg_read(uc_, UC_ARM_REG_SP, &sp);
+        bool realign = (sp & 4) != 0;
+        sp = (sp - kFrameBytes) & ~7u;
+        regs[7] = (regs[7] & ~kXpsrFrameAlign) | (realign ? kXpsrFrameAlign : 0);
+        for (int i = 0; i < 8; ++i) write_word(sp + 4 * i, regs[i]);
+        uc_reg_write(uc_, UC_ARM_REG_SP, &sp);
+        uint32_t lr = kExcReturnThreadMsp;
+        uc_reg_write(uc_, UC_ARM_REG_LR, &lr);
+    } catch (const std::exception& e) {
+        stop_with_error(std::string("stacking the exception frame for interrupt ") + std::to_string(*irq) +
+                        " failed: " + e.what());
+        return true;
+    }
+    if ((vector & ~1u) == 0) {
+        stop_with_error("interrupt " + std::to_string(*irq) + " has no vector (VTOR " + hex32(scs_.vtor()) + ")");
+        return true;
+    }
+    scs_.set_pending(*irq, false);
+    active_irq_ = int(*irq);
+    spdlog::debug("{}: interrupt {} -> {} at {}", name(), *irq, describe(vector & ~1u), sc_core::sc_time_stamp().to_string());
+    pc_ = vector & ~1u;
+    qk_.inc(12 * cycle_);   // Cortex-M4 exception entry latency
+    return true;
+}
+
+void CortexM4::return_from_exception() {
+    try {
+        uint32_t sp = 0;
+        uc_reg_read(uc_, UC_ARM_REG_SP, &sp);
+        uint32_t regs[8];
+        for (int i = 0; i < 8; ++i) regs[i] = read_word(sp + 4 * i);
+        sp += kFrameBytes + ((regs[7] & kXpsrFrameAlign) ? 4 : 0);
+        for (int i = 0; i < 8; ++i)
+            if (kFrameRegs[i] != UC_ARM_REG_PC) uc_reg_write(uc_, kFrameRegs[i], &regs[i]);
+        uc_reg_write(uc_, UC_ARM_REG_SP, &sp);
+        pc_ = regs[6] & ~1u;
+    } catch (const std::exception& e) {
+        stop_with_error(std::string("exception return failed: ") + e.what());
+        return;
+    }
+    active_irq_ = -1;
+    qk_.inc(10 * cycle_);   // exception return latency
+}
+
+// ---------------------------------------------------------------- bus
+
+void CortexM4::account_instructions() {
+    qk_.inc(double(instret_ - accounted_) * cycle_);
+    accounted_ = instret_;
+}
+
+uint64_t CortexM4::mmio_read(uc_struct*, uint64_t offset, unsigned size, void* window) {
+    auto* w = static_cast<Mmio*>(window);
+    return w->cpu->bus_read(uint32_t(w->base + offset), size);
+}
+
+void CortexM4::mmio_write(uc_struct*, uint64_t offset, unsigned size, uint64_t value, void* window) {
+    auto* w = static_cast<Mmio*>(window);
+    w->cpu->bus_write(uint32_t(w->base + offset), size, value);
+}
+
+uint64_t CortexM4::bus_read(uint32_t address, unsigned size) {
+    uint8_t data[8] = {};
+    if (!bus_transport(tlm::TLM_READ_COMMAND, address, size, data)) return 0;
+    uint64_t v = 0;
+    std::memcpy(&v, data, size);
+    return v;
+}
+
+void CortexM4::bus_write(uint32_t address, unsigned size, uint64_t value) {
+    uint8_t data[8];
+    std::memcpy(data, &value, sizeof data);
+    bus_transport(tlm::TLM_WRITE_COMMAND, address, size, data);
+}
+
+bool CortexM4::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data) {
+    if (halted_) return false;   // after a fault, the rest of the block must not touch the bus
+    account_instructions();
+    tlm::tlm_generic_payload trans;
+    trans.set_command(cmd);
+    trans.set_address(address);
+    trans.set_data_ptr(data);
+    trans.set_data_length(size);
+    trans.set_streaming_width(size);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = qk_.get_local_time();
+    socket->b_transport(trans, delay);
+    qk_.set(delay);
+    if (trans.is_response_error()) {
+        stop_with_error(std::string("bus fault: ") + (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") + " of " +
+                        std::to_string(size) + " byte(s) at " + hex32(address) + " answered " +
+                        trans.get_response_string() + ", PC " + hex32(pc_) + " (" + describe(pc_) + ")");
+        return false;
+    }
+    // A polling loop must let the accelerator's time advance.
+    if (qk_.need_sync()) qk_.sync();
+    return true;
+}
+
+}  // namespace ai8x

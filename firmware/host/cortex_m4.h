@@ -1,0 +1,112 @@
+// Cortex-M4 instruction-set simulator (Unicorn 2) as a SystemC/TLM initiator.
+//
+// Flash and SRAM are mapped straight into Unicorn through DMI pointers granted
+// by the memories on the bus (fast path). Every other address in the
+// peripheral and accelerator windows is an MMIO callback that issues a TLM
+// b_transport through `socket`, in program order, so the bus and the
+// accelerator see the firmware's accesses one by one. Executed instructions
+// are converted to CPU cycles and kept in step with SystemC time through a
+// tlm_quantumkeeper. The NVIC is modelled here (Unicorn has none): exception
+// entry/return follow the ARMv7-M architecture (8-word frame, EXC_RETURN).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+#include <unicorn/unicorn.h>
+
+#include "firmware/host/elf_image.h"
+#include "firmware/host/system_control_space.h"
+#include "tlm/device_config.h"
+
+namespace ai8x {
+
+class CortexM4 : public sc_core::sc_module {
+public:
+    tlm_utils::simple_initiator_socket<CortexM4, 32> socket;
+
+    CortexM4(sc_core::sc_module_name name, const DeviceConfig& cfg);
+    ~CortexM4() override;
+
+    // Reads the firmware; it is copied into flash/SRAM when simulation starts.
+    // Throws ElfError with a clear message.
+    void load_elf(const std::string& path);
+    // External interrupt line `irqn` (NVIC numbering: vector entry irqn + 16).
+    void set_irq(unsigned irqn, bool level);
+
+    // Simulator services, called by the simulation-control device.
+    void request_sleep();                        // WFI: run SystemC time until an interrupt is pending
+    void halt();                                 // stop executing for good (exit, verdict)
+    void report_unhandled_exception();           // firmware's default handler was reached
+
+    // Called once when the CPU stops on an error (bus fault, unhandled
+    // exception, bad image): the message names PC, symbol and address.
+    std::function<void(const std::string& message)> on_error;
+
+    uint64_t instructions() const { return instret_; }
+    uint32_t pc() const { return pc_; }
+    std::string describe(uint32_t address) const;   // symbol+offset when an image is loaded
+    bool halted() const { return halted_; }
+    const std::optional<std::string>& error() const { return error_; }
+
+private:
+    struct Mmio;   // one Unicorn MMIO window routed to TLM
+    void run();
+    void start_of_simulation() override;
+    void map_memories();
+    void map_bus_window(uint64_t base, uint64_t size);
+    void load_image();
+    void reset();
+    void execute_chunk();
+    void stop_with_error(const std::string& message);
+
+    // Interrupts
+    void sample_irq_lines();
+    bool take_interrupt();
+    void return_from_exception();
+
+    // Time and bus
+    void account_instructions();
+    uint64_t bus_read(uint32_t address, unsigned size);
+    void bus_write(uint32_t address, unsigned size, uint64_t value);
+    bool bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data);
+
+    uint32_t read_word(uint32_t address);
+    void write_word(uint32_t address, uint32_t value);
+
+    // Unicorn callbacks (static trampolines)
+    static void hook_code(uc_struct*, uint64_t address, uint32_t size, void* self);
+    static bool hook_unmapped(uc_struct*, uc_mem_type type, uint64_t address, int size, int64_t value, void* self);
+    static uint64_t mmio_read(uc_struct*, uint64_t offset, unsigned size, void* window);
+    static void mmio_write(uc_struct*, uint64_t offset, unsigned size, uint64_t value, void* window);
+
+    const DeviceConfig& cfg_;
+    uc_struct* uc_ = nullptr;
+    std::vector<std::unique_ptr<Mmio>> windows_;
+    std::optional<ElfImage> image_;
+    SystemControlSpace scs_;
+    tlm_utils::tlm_quantumkeeper qk_;
+    sc_core::sc_time cycle_;
+    sc_core::sc_event irq_event_;
+
+    std::vector<bool> irq_lines_;   // current level of each external line
+    int active_irq_ = -1;           // exception being handled (no nesting), -1 = thread mode
+    uint64_t instret_ = 0;          // instructions executed
+    uint64_t accounted_ = 0;        // instructions already converted to local time
+    uint64_t chunk_end_ = 0;        // stop the current chunk after this many instructions
+    uint32_t pc_ = 0;               // address of the last instruction started
+    bool sleeping_ = false;
+    bool halted_ = false;
+    std::optional<std::string> error_;
+    std::optional<uint64_t> unmapped_address_;
+};
+
+}  // namespace ai8x

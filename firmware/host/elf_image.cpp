@@ -1,0 +1,110 @@
+#include "firmware/host/elf_image.h"
+
+#include <elf.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace ai8x {
+
+std::string hex32(uint32_t value) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", value);
+    return buf;
+}
+
+namespace {
+
+// Copies a struct out of the file image, refusing reads past its end (a
+// truncated or corrupt file must give a message, not a crash).
+template <typename T>
+T read_at(const std::vector<uint8_t>& file, uint64_t offset, const std::string& path, const char* what) {
+    if (offset > file.size() || file.size() - offset < sizeof(T))
+        throw ElfError(path + ": truncated ELF file (" + what + " at offset " + std::to_string(offset) + ")");
+    T value;
+    std::memcpy(&value, file.data() + offset, sizeof(T));
+    return value;
+}
+
+}  // namespace
+
+ElfImage ElfImage::load(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw ElfError(path + ": cannot open firmware image");
+    std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+
+    auto eh = read_at<Elf32_Ehdr>(file, 0, path, "ELF header");
+    if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) throw ElfError(path + ": not an ELF file");
+    if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
+        throw ElfError(path + ": not a 32-bit little-endian ELF file");
+    if (eh.e_machine != EM_ARM) throw ElfError(path + ": not an ARM executable (e_machine " +
+                                                std::to_string(eh.e_machine) + ")");
+    if (eh.e_type != ET_EXEC) throw ElfError(path + ": not an executable (e_type " + std::to_string(eh.e_type) + ")");
+
+    ElfImage img;
+    img.path_ = path;
+    img.entry_ = eh.e_entry;
+
+    for (unsigned i = 0; i < eh.e_phnum; ++i) {
+        auto ph = read_at<Elf32_Phdr>(file, uint64_t(eh.e_phoff) + uint64_t(i) * eh.e_phentsize, path, "program header");
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+        if (ph.p_filesz > ph.p_memsz || uint64_t(ph.p_offset) + ph.p_filesz > file.size())
+            throw ElfError(path + ": program header " + std::to_string(i) + " points outside the file");
+        ElfSegment seg;
+        seg.address = ph.p_paddr;
+        seg.bytes.assign(file.begin() + ph.p_offset, file.begin() + ph.p_offset + ph.p_filesz);
+        // NOLOAD sections (.bss) have no file bytes; startup code clears them.
+        if (ph.p_filesz > 0) seg.bytes.resize(ph.p_memsz, 0);
+        if (!seg.bytes.empty()) img.segments_.push_back(std::move(seg));
+    }
+    if (img.segments_.empty()) throw ElfError(path + ": no loadable segments");
+
+    for (unsigned i = 0; i < eh.e_shnum; ++i) {
+        auto sh = read_at<Elf32_Shdr>(file, uint64_t(eh.e_shoff) + uint64_t(i) * eh.e_shentsize, path, "section header");
+        if (sh.sh_type != SHT_SYMTAB) continue;
+        auto strtab = read_at<Elf32_Shdr>(file, uint64_t(eh.e_shoff) + uint64_t(sh.sh_link) * eh.e_shentsize, path,
+                                          "string table header");
+        for (uint32_t off = 0; off + sizeof(Elf32_Sym) <= sh.sh_size; off += sizeof(Elf32_Sym)) {
+            auto sym = read_at<Elf32_Sym>(file, uint64_t(sh.sh_offset) + off, path, "symbol");
+            int type = ELF32_ST_TYPE(sym.st_info);
+            if (type != STT_FUNC && type != STT_OBJECT) continue;
+            uint64_t name_at = uint64_t(strtab.sh_offset) + sym.st_name;
+            if (name_at >= file.size()) continue;
+            const char* begin = reinterpret_cast<const char*>(file.data() + name_at);
+            std::string name(begin, strnlen(begin, file.size() - name_at));
+            img.symbols_.push_back({sym.st_value & ~1u, sym.st_size, name});
+        }
+    }
+    std::sort(img.symbols_.begin(), img.symbols_.end(),
+              [](const ElfSymbol& a, const ElfSymbol& b) { return a.address < b.address; });
+    return img;
+}
+
+std::string ElfImage::describe(uint32_t address) const {
+    auto it = std::upper_bound(symbols_.begin(), symbols_.end(), address,
+                               [](uint32_t a, const ElfSymbol& s) { return a < s.address; });
+    while (it != symbols_.begin()) {
+        --it;
+        uint32_t end = it->address + std::max<uint32_t>(it->size, 1);
+        if (address >= it->address && address < end) {
+            uint32_t off = address - it->address;
+            if (off == 0) return it->name;
+            char buf[24];
+            std::snprintf(buf, sizeof buf, "+0x%x", off);
+            return it->name + buf;
+        }
+        if (it->size != 0) break;
+    }
+    return hex32(address);
+}
+
+uint32_t ElfImage::symbol_address(const std::string& name) const {
+    for (const auto& s : symbols_)
+        if (s.name == name) return s.address;
+    throw ElfError(path_ + ": no symbol '" + name + "'");
+}
+
+}  // namespace ai8x

@@ -1,0 +1,52 @@
+// A 32-bit little-endian ARM ELF executable read into memory: the bytes to
+// load (program headers) and the function/object symbols, kept so that
+// messages can name the code at a PC ("cnn_start+0x1c").
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ai8x {
+
+// The file is missing, unreadable or not an ARM executable; what() names the file.
+struct ElfError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct ElfSegment {
+    uint32_t address = 0;          // physical (load) address
+    std::vector<uint8_t> bytes;    // file contents followed by zero fill up to p_memsz
+};
+
+struct ElfSymbol {
+    uint32_t address = 0;          // Thumb bit cleared
+    uint32_t size = 0;
+    std::string name;
+};
+
+class ElfImage {
+public:
+    // Reads `path`; throws ElfError with the path and the reason.
+    static ElfImage load(const std::string& path);
+
+    const std::string& path() const { return path_; }
+    uint32_t entry() const { return entry_; }
+    const std::vector<ElfSegment>& segments() const { return segments_; }
+
+    // "name+0xoff" for the symbol that contains `address`, or hex if none does.
+    std::string describe(uint32_t address) const;
+    // Address of a symbol by name; throws ElfError if absent.
+    uint32_t symbol_address(const std::string& name) const;
+
+private:
+    std::string path_;
+    uint32_t entry_ = 0;
+    std::vector<ElfSegment> segments_;
+    std::vector<ElfSymbol> symbols_;   // sorted by address
+};
+
+std::string hex32(uint32_t value);
+
+}  // namespace ai8x

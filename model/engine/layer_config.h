@@ -1,0 +1,127 @@
+// Decoded per-layer configuration: what the per-layer registers of all
+// quadrants say a layer must do, in plain numbers. Decoding happens once per
+// layer so that the compute loops never look at register bits.
+//
+// Register field positions follow the MAX78000 layer register set (LREG 0..20):
+// rows/columns with padding, pooling rows/columns/stride, write pointer (base,
+// timeslot offset, mask offset, multi-pass channel offset), read pointer base,
+// layer control 1/2, mask count (kernel memory start/end), processor/mask
+// enables, post-processing (bias, output shift, weight width, activation,
+// flatten) and the 1-D/element-wise register.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "model/accel_state.h"
+#include "model/arith.h"
+#include "model/engine/layer_engine.h"
+
+namespace ai8x {
+
+// Index of each per-layer register kind in QuadrantRegisters::lreg.
+enum LayerReg : unsigned {
+    LREG_RCNT = 0,
+    LREG_CCNT = 1,
+    LREG_ONED = 2,
+    LREG_PRCNT = 3,
+    LREG_PCCNT = 4,
+    LREG_STRIDE = 5,
+    LREG_WPTR_BASE = 6,
+    LREG_WPTR_TOFFS = 7,
+    LREG_WPTR_MOFFS = 8,
+    LREG_WPTR_CHOFFS = 9,
+    LREG_RPTR_BASE = 10,
+    LREG_LCTL = 11,
+    LREG_MCNT = 12,
+    LREG_TPTR = 13,
+    LREG_ENA = 14,
+    LREG_POST = 15,
+    LREG_STREAM1 = 16,
+    LREG_STREAM2 = 17,
+    LREG_FMAX = 18,
+    LREG_LCTL2 = 20,
+};
+
+// Register name for warnings ("LREG_WPTR_BASE").
+const char* layer_reg_name(unsigned kind);
+
+// One enabled processor of a layer.
+struct LayerProcessor {
+    int quadrant = 0;
+    int local = 0;          // 0..processors_per_quadrant-1
+    int global = 0;         // quadrant * processors_per_quadrant + local
+    bool mask_enabled = false;  // contributes weights (convolution layers)
+};
+
+struct LayerConfig {
+    int layer = 0;
+    int lead_quadrant = -1;               // quadrant whose shared registers are used
+
+    // Input geometry (before pooling; padding excluded) and padding.
+    uint32_t in_rows = 0, in_cols = 0;
+    uint32_t programmed_rows = 0, programmed_cols = 0;  // incl. padding, as in RCNT/CCNT
+    uint32_t pad_rows = 0, pad_cols = 0;
+
+    // Pooling: window and stride (a 1x1 window with stride > 1 subsamples).
+    bool pool_enabled = false;
+    bool pool_max = false;
+    uint32_t pool_rows = 1, pool_cols = 1;
+    uint32_t pool_stride = 1;
+    arith::AvgPoolRounding pool_rounding = arith::AvgPoolRounding::Truncate;
+    uint32_t pooled_rows = 0, pooled_cols = 0;
+
+    // Data formats.
+    bool chw_input = false;     // LCTL "big data": one channel per memory instance, 4 pixels/word
+    bool wide_output = false;   // 32-bit output words
+
+    // Operation.
+    bool convolution = false;   // mask enables set: processors multiply with kernels
+    bool conv1d = false;
+    uint32_t kernel_rows = 1, kernel_cols = 1;   // 3x3, 1x1 or k x 1 (1-D)
+    uint32_t kernel_slot_bytes = 9;              // bytes one kernel occupies in the kernel stream
+    uint32_t oned_start_byte = 0;                // kernel stream start inside the first word (1-D)
+    uint32_t passes = 1;        // input words per pixel and processor: multi-pass count or flatten length
+    bool flatten = false;
+    bool conv_transpose = false;
+
+    // Element-wise operation on several operands read per pixel.
+    uint32_t operands = 1;
+    bool eltwise = false;
+    arith::EltwiseOp eltwise_op = arith::EltwiseOp::Add;
+    bool pool_before_eltwise = false;
+
+    // Kernel memory: bit-granular mask address range [mask_start, mask_end].
+    uint32_t mask_start = 0, mask_end = 0;
+    arith::WeightFormat weight_format = arith::WeightFormat::Bits8;
+    uint32_t weight_bits = 8;
+
+    // Output channels.
+    uint32_t channel_positions = 1;   // output channels per pass (from LCTL2 XPCH_MAX)
+    uint32_t output_passes = 1;
+
+    // Post-processing.
+    int output_shift = 0;
+    arith::Activation activation = arith::Activation::None;
+    struct Bias { int quadrant; uint32_t offset; };
+    std::vector<Bias> biases;
+
+    // Pointers (word addresses; bits 16..13 select the global memory instance).
+    uint32_t read_base = 0;
+    uint32_t write_base = 0;          // lead quadrant's write pointer
+    uint32_t write_stride = 1;        // words between two output pixels
+    uint32_t write_pass_offset = 0;   // words between two output passes
+    uint32_t write_group_offset = 0;  // pointer step between groups of four output channels
+    std::vector<uint32_t> quadrant_write_base;  // per quadrant (passthrough layers write per quadrant)
+
+    std::vector<LayerProcessor> processors;
+};
+
+// Decodes `layer` from the registers of the enabled quadrants. Returns nothing
+// (and adds a warning) when the layer cannot run at all.
+std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer,
+                                        const std::vector<int>& enabled_quadrants,
+                                        std::vector<EngineWarning>& warnings);
+
+}  // namespace ai8x

@@ -1,0 +1,173 @@
+// ai8xsim-conformance: runs `ai8xsim run` on every golden vector and tabulates
+// the verdicts. The last line of its output is always "N passed, M failed".
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "testbench/conformance/process_pool.h"
+#include "testbench/conformance/vector_catalog.h"
+
+namespace fs = std::filesystem;
+using namespace ai8x::conformance;
+
+namespace {
+
+struct Row {
+    const VectorInfo* vector = nullptr;
+    JobOutcome outcome;
+    std::string verdict;                 // PASS, FAIL, TIMEOUT, CRASH, ERROR
+    std::optional<uint64_t> our_cycles;  // "cycles" from ai8xsim's --json output
+};
+
+std::string verdict_of(const JobOutcome& o) {
+    if (o.spawn_failed) return "ERROR";
+    if (o.timed_out) return "TIMEOUT";
+    if (o.signalled) return "CRASH";
+    if (o.exit_code == 0) return "PASS";
+    if (o.exit_code == 1) return "FAIL";
+    return "ERROR";  // 2: bad input, 3: simulator error, 127: could not execute
+}
+
+std::optional<uint64_t> read_cycles(const fs::path& json_path) {
+    std::ifstream in(json_path);
+    if (!in) return std::nullopt;
+    const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return std::nullopt;
+    const auto it = j.find("cycles");
+    if (it == j.end() || !it->is_number_unsigned()) return std::nullopt;
+    return it->get<uint64_t>();
+}
+
+std::string default_ai8xsim() {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    return ec ? "ai8xsim" : (self.parent_path() / "ai8xsim").string();
+}
+
+std::string opt_number(const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : "-"; }
+
+void print_table(const std::vector<Row>& rows) {
+    std::size_t w = 6;
+    for (const auto& r : rows) w = std::max(w, r.vector->name.size());
+    std::printf("%-*s  %-9s  %-7s  %4s  %8s  %10s  %10s  %6s\n", static_cast<int>(w), "vector", "kind", "verdict",
+                "exit", "wall_s", "cycles", "expected", "ratio");
+    for (const auto& r : rows) {
+        const std::string exit_code =
+            r.outcome.exit_code >= 0 ? std::to_string(r.outcome.exit_code)
+                                     : (r.outcome.signalled ? "sig" + std::to_string(r.outcome.signal) : "-");
+        char ratio[16] = "-";
+        if (r.our_cycles && r.vector->expected_cycles && *r.vector->expected_cycles > 0) {
+            std::snprintf(ratio, sizeof ratio, "%.3f",
+                          static_cast<double>(*r.our_cycles) / static_cast<double>(*r.vector->expected_cycles));
+        }
+        std::printf("%-*s  %-9s  %-7s  %4s  %8.1f  %10s  %10s  %6s\n", static_cast<int>(w), r.vector->name.c_str(),
+                    r.vector->kind.c_str(), r.verdict.c_str(), exit_code.c_str(), r.outcome.wall_seconds,
+                    opt_number(r.our_cycles).c_str(), opt_number(r.vector->expected_cycles).c_str(), ratio);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    std::string vectors_dir = AI8XSIM_DEFAULT_VECTORS;
+    std::string ai8xsim = default_ai8xsim();
+    std::string work_dir;
+    std::string build_root;
+    std::string name_filter;
+    std::vector<std::string> kinds;
+    unsigned jobs = 2;
+    unsigned timeout_s = 600;
+    bool allow_fail = false;
+
+    CLI::App app{"Runs ai8xsim on every golden vector and reports which ones match the generator's known answers."};
+    app.add_option("VECTORS", vectors_dir, "Folder of generator output folders")->capture_default_str();
+    app.add_option("-j,--jobs", jobs, "Vectors simulated at the same time")->check(CLI::Range(1u, 64u))->capture_default_str();
+    app.add_option("--timeout", timeout_s, "Wall-clock seconds allowed per vector")->check(CLI::Range(1u, 86400u))->capture_default_str();
+    app.add_option("--ai8xsim", ai8xsim, "ai8xsim executable")->check(CLI::ExistingFile)->capture_default_str();
+    app.add_option("--filter", name_filter, "Only vectors whose name matches this regular expression");
+    app.add_option("--kind", kinds, "Only vectors of these kinds")->check(CLI::IsMember({"plain", "fifo", "streaming"}));
+    app.add_option("--work-dir", work_dir, "Where logs and JSON results go (default: a new folder in /tmp)");
+    app.add_option("--build-root", build_root, "Firmware build folders: BUILD_ROOT/<vector> (default: ai8xsim's cache)");
+    app.add_flag("--allow-fail", allow_fail, "Exit 0 even if vectors fail (development only)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return app.exit(e) == 0 ? 0 : 2;
+    }
+
+    std::vector<VectorInfo> catalog;
+    std::regex filter;
+    try {
+        catalog = load_catalog(vectors_dir);
+        filter = std::regex(name_filter.empty() ? ".*" : name_filter);
+    } catch (const CatalogError& e) {
+        std::fprintf(stderr, "ai8xsim-conformance: %s\n", e.what());
+        return 2;
+    } catch (const std::regex_error& e) {
+        std::fprintf(stderr, "ai8xsim-conformance: --filter '%s': %s\n", name_filter.c_str(), e.what());
+        return 2;
+    }
+    std::vector<Row> rows;
+    for (const auto& v : catalog) {
+        if (!std::regex_search(v.name, filter)) continue;
+        if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), v.kind) == kinds.end()) continue;
+        rows.push_back(Row{&v, {}, "", std::nullopt});
+    }
+    if (rows.empty()) {
+        std::fprintf(stderr, "ai8xsim-conformance: no vector in %s matches the filters\n", vectors_dir.c_str());
+        return 2;
+    }
+
+    if (work_dir.empty()) {
+        char tmpl[] = "/tmp/ai8xsim-conformance-XXXXXX";
+        if (!mkdtemp(tmpl)) {
+            std::perror("ai8xsim-conformance: mkdtemp");
+            return 2;
+        }
+        work_dir = tmpl;
+    }
+    fs::create_directories(work_dir);
+
+    std::vector<Job> job_list;
+    for (const auto& r : rows) {
+        const fs::path base = fs::path(work_dir) / r.vector->name;
+        Job job{{ai8xsim, "run", r.vector->dir, "--json", base.string() + ".json", "--quiet"}, base.string() + ".log"};
+        if (!build_root.empty()) {
+            job.argv.push_back("--build-dir");
+            job.argv.push_back((fs::path(build_root) / r.vector->name).string());
+        }
+        fs::remove(base.string() + ".json");  // never read a result left by an earlier run
+        job_list.push_back(std::move(job));
+    }
+
+    std::fprintf(stderr, "ai8xsim-conformance: %zu vector(s), %u job(s), %u s limit each, logs in %s\n", rows.size(),
+                 jobs, timeout_s, work_dir.c_str());
+    std::size_t finished = 0;
+    run_jobs(job_list, jobs, std::chrono::seconds(timeout_s), [&](std::size_t i, const JobOutcome& o) {
+        Row& r = rows[i];
+        r.outcome = o;
+        r.verdict = verdict_of(o);
+        r.our_cycles = read_cycles(fs::path(work_dir) / (r.vector->name + ".json"));
+        std::fprintf(stderr, "[%zu/%zu] %-7s %s (%.1f s)\n", ++finished, rows.size(), r.verdict.c_str(),
+                     r.vector->name.c_str(), o.wall_seconds);
+    });
+
+    print_table(rows);
+    const auto passed = static_cast<std::size_t>(
+        std::count_if(rows.begin(), rows.end(), [](const Row& r) { return r.verdict == "PASS"; }));
+    const std::size_t failed = rows.size() - passed;
+    if (failed > 0) std::printf("logs of the failed vectors: %s/<vector>.log\n", work_dir.c_str());
+    std::printf("%zu passed, %zu failed\n", passed, failed);
+    std::fflush(stdout);
+    return failed == 0 || allow_fail ? 0 : 1;
+}

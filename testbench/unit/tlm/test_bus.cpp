@@ -1,0 +1,203 @@
+// AhbBus + MemoryTarget: routing by address, window edges, gaps, wait states,
+// error responses, observers and DMI.
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <vector>
+
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "tlm/ahb_bus.h"
+#include "tlm/memory_target.h"
+
+using namespace ai8x;
+
+namespace {
+
+struct Recorder : BusObserver {
+    std::vector<BusEvent> events;
+    void on_transaction(const BusEvent& ev) override { events.push_back(ev); }
+};
+
+struct Initiator : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<Initiator, 32> socket;
+    explicit Initiator(sc_core::sc_module_name n) : sc_module(n), socket("socket") {}
+
+    tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, uint32_t& data, unsigned len,
+                                    sc_core::sc_time* delay_out = nullptr) {
+        tlm::tlm_generic_payload t;
+        uint8_t buf[4] = {};
+        for (unsigned i = 0; i < len; ++i) buf[i] = uint8_t(data >> (8 * i));
+        t.set_command(cmd);
+        t.set_address(addr);
+        t.set_data_ptr(buf);
+        t.set_data_length(len);
+        t.set_streaming_width(len);
+        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        socket->b_transport(t, delay);
+        if (cmd == tlm::TLM_READ_COMMAND) {
+            data = 0;
+            for (unsigned i = 0; i < len; ++i) data |= uint32_t(buf[i]) << (8 * i);
+        }
+        if (delay_out) *delay_out = delay;
+        return t.get_response_status();
+    }
+    tlm::tlm_response_status write(uint64_t addr, uint32_t v, unsigned len = 4) {
+        return access(tlm::TLM_WRITE_COMMAND, addr, v, len);
+    }
+    uint32_t read(uint64_t addr, unsigned len = 4, tlm::tlm_response_status* st = nullptr) {
+        uint32_t v = 0;
+        const auto s = access(tlm::TLM_READ_COMMAND, addr, v, len);
+        if (st) *st = s;
+        return v;
+    }
+};
+
+// cpu -> bus -> { rom @0x1000 (0x100 bytes, 2 wait states), ram @0x2000 (0x100), ram2 @0x3000 (0x10) }
+struct Bench {
+    Initiator cpu{"cpu"};
+    Initiator dbg{"dbg"};
+    AhbBus bus{"bus"};
+    MemoryTarget rom{"rom", 0x1000, 0x100, false};
+    MemoryTarget ram{"ram", 0x2000, 0x100, true};
+    MemoryTarget ram2{"ram2", 0x3000, 0x10, true};
+    Recorder rec;
+
+    Bench() {
+        cpu.socket.bind(bus.targ_socket);
+        dbg.socket.bind(bus.targ_socket);
+        bus.init_socket.bind(rom.socket);
+        bus.init_socket.bind(ram.socket);
+        bus.init_socket.bind(ram2.socket);
+        bus.map(0, "rom", 0x1000, 0x100, 2);
+        bus.map(1, "ram", 0x2000, 0x100, 0);
+        bus.map(2, "ram2", 0x3000, 0x10, 1);
+        bus.name_initiator(0, "cpu");
+        bus.name_initiator(1, "dbg");
+        bus.add_observer(&rec);
+        bus.set_clock_period(sc_core::sc_time(10, sc_core::SC_NS));
+        sc_core::sc_start(sc_core::SC_ZERO_TIME);  // completes socket binding
+    }
+};
+
+}  // namespace
+
+TEST_CASE("bus routes to several targets with absolute addresses", "[bus]") {
+    Bench b;
+    REQUIRE(b.cpu.write(0x2000, 0x11223344) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(b.cpu.write(0x3000, 0xa5a5a5a5) == tlm::TLM_OK_RESPONSE);
+    CHECK(b.ram.data()[0] == 0x44);
+    CHECK(b.ram.data()[3] == 0x11);
+    CHECK(b.ram2.data()[0] == 0xa5);
+    CHECK(b.cpu.read(0x2000) == 0x11223344u);
+    CHECK(b.cpu.read(0x3000) == 0xa5a5a5a5u);
+    b.rom.data()[0x10] = 0x5a;
+    CHECK(b.cpu.read(0x1010, 1) == 0x5au);
+}
+
+TEST_CASE("bus handles 8/16/32-bit accesses little-endian", "[bus]") {
+    Bench b;
+    REQUIRE(b.cpu.write(0x2010, 0xdeadbeef) == tlm::TLM_OK_RESPONSE);
+    CHECK(b.cpu.read(0x2010, 1) == 0xefu);
+    CHECK(b.cpu.read(0x2012, 2) == 0xdeadu);
+    REQUIRE(b.cpu.write(0x2011, 0x00, 1) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(b.cpu.write(0x2012, 0x1234, 2) == tlm::TLM_OK_RESPONSE);
+    CHECK(b.cpu.read(0x2010) == 0x123400efu);
+}
+
+TEST_CASE("first and last byte of a window decode; the bytes beside them do not", "[bus]") {
+    Bench b;
+    tlm::tlm_response_status st;
+    CHECK(b.cpu.write(0x2000, 1, 1) == tlm::TLM_OK_RESPONSE);
+    CHECK(b.cpu.write(0x20ff, 2, 1) == tlm::TLM_OK_RESPONSE);
+    CHECK(b.ram.data()[0xff] == 2);
+    CHECK(b.cpu.write(0x1fff, 3, 1) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(b.cpu.write(0x2100, 4, 1) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(b.cpu.write(0x300f, 5, 1) == tlm::TLM_OK_RESPONSE);
+    b.cpu.read(0x3010, 1, &st);
+    CHECK(st == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    // A word straddling the end of a window is not decoded either.
+    CHECK(b.cpu.write(0x20fe, 6, 4) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    // Gap between windows, and far away.
+    b.cpu.read(0x2800, 4, &st);
+    CHECK(st == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    b.cpu.read(0x0, 4, &st);
+    CHECK(st == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    b.cpu.read(0xfffffff0, 4, &st);
+    CHECK(st == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+TEST_CASE("wait states are annotated in bus clock periods", "[bus]") {
+    Bench b;
+    uint32_t v = 0;
+    sc_core::sc_time d;
+    b.cpu.access(tlm::TLM_READ_COMMAND, 0x1000, v, 4, &d);
+    CHECK(d == sc_core::sc_time(20, sc_core::SC_NS));
+    b.cpu.access(tlm::TLM_READ_COMMAND, 0x2000, v, 4, &d);
+    CHECK(d == sc_core::SC_ZERO_TIME);
+    b.bus.set_clock_period(sc_core::sc_time(5, sc_core::SC_NS));
+    b.cpu.access(tlm::TLM_WRITE_COMMAND, 0x3000, v, 4, &d);
+    CHECK(d == sc_core::sc_time(5, sc_core::SC_NS));
+}
+
+TEST_CASE("read-only target answers writes with a command error, passed on by the bus", "[bus]") {
+    Bench b;
+    b.rom.data()[0] = 0x77;
+    CHECK(b.cpu.write(0x1000, 0x12345678) == tlm::TLM_COMMAND_ERROR_RESPONSE);
+    CHECK(b.rom.data()[0] == 0x77);
+}
+
+TEST_CASE("observers see every transaction with initiator, data and status", "[bus]") {
+    Bench b;
+    b.cpu.write(0x2004, 0xcafef00d);
+    b.dbg.read(0x2006, 2);
+    b.cpu.read(0x9000, 4);
+    REQUIRE(b.rec.events.size() == 3);
+    const BusEvent& w = b.rec.events[0];
+    CHECK(w.initiator == "cpu");
+    CHECK(w.command == tlm::TLM_WRITE_COMMAND);
+    CHECK(w.address == 0x2004);
+    CHECK(w.length == 4);
+    CHECK(w.data == 0xcafef00du);
+    CHECK(w.status == tlm::TLM_OK_RESPONSE);
+    const BusEvent& r = b.rec.events[1];
+    CHECK(r.initiator == "dbg");
+    CHECK(r.command == tlm::TLM_READ_COMMAND);
+    CHECK(r.length == 2);
+    CHECK(r.data == 0xcafeu);
+    CHECK(b.rec.events[2].status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(b.rec.events[2].address == 0x9000);
+}
+
+TEST_CASE("DMI is granted for memory targets and clipped to the window", "[bus]") {
+    Bench b;
+    tlm::tlm_generic_payload t;
+    tlm::tlm_dmi dmi;
+    t.set_address(0x2040);
+    t.set_command(tlm::TLM_WRITE_COMMAND);
+    REQUIRE(b.cpu.socket->get_direct_mem_ptr(t, dmi));
+    CHECK(dmi.get_start_address() == 0x2000);
+    CHECK(dmi.get_end_address() == 0x20ff);
+    CHECK(dmi.get_dmi_ptr() == b.ram.data());
+    CHECK(dmi.is_write_allowed());
+
+    tlm::tlm_dmi rom_dmi;
+    t.set_address(0x1000);
+    REQUIRE(b.cpu.socket->get_direct_mem_ptr(t, rom_dmi));
+    CHECK(rom_dmi.is_read_allowed());
+    CHECK_FALSE(rom_dmi.is_write_allowed());
+    CHECK(rom_dmi.get_read_latency() == sc_core::sc_time(20, sc_core::SC_NS));
+
+    tlm::tlm_dmi none;
+    t.set_address(0x5000);
+    CHECK_FALSE(b.cpu.socket->get_direct_mem_ptr(t, none));
+}
+
+TEST_CASE("overlapping windows are refused", "[bus]") {
+    AhbBus bus("bus");
+    bus.map(0, "a", 0x1000, 0x100, 0);
+    CHECK_THROWS_AS(bus.map(1, "b", 0x10ff, 0x10, 0), std::invalid_argument);
+    CHECK_NOTHROW(bus.map(1, "c", 0x1100, 0x10, 0));
+}

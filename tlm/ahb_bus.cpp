@@ -1,0 +1,120 @@
+#include "tlm/ahb_bus.h"
+
+#include <algorithm>
+#include <cstring>
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+
+namespace ai8x {
+
+AhbBus::AhbBus(sc_core::sc_module_name name)
+    : sc_module(name), targ_socket("targ_socket"), init_socket("init_socket"), clock_period_(10, sc_core::SC_NS) {
+    targ_socket.register_b_transport(this, &AhbBus::b_transport);
+    targ_socket.register_transport_dbg(this, &AhbBus::transport_dbg);
+    targ_socket.register_get_direct_mem_ptr(this, &AhbBus::get_direct_mem_ptr);
+    init_socket.register_invalidate_direct_mem_ptr(this, &AhbBus::invalidate_direct_mem_ptr);
+}
+
+void AhbBus::map(unsigned port, const std::string& name, uint64_t base, uint64_t size, unsigned wait_states) {
+    if (size == 0) throw std::invalid_argument("AhbBus::map: window '" + name + "' has size 0");
+    for (const Window& w : windows_)
+        if (base < w.base + w.size && w.base < base + size)
+            throw std::invalid_argument(fmt::format("AhbBus::map: window '{}' [0x{:08x}, 0x{:08x}) overlaps '{}'",
+                                                    name, base, base + size, w.name));
+    const Window w{port, name, base, size, wait_states};
+    windows_.insert(std::upper_bound(windows_.begin(), windows_.end(), w,
+                                     [](const Window& a, const Window& b) { return a.base < b.base; }),
+                    w);
+}
+
+void AhbBus::name_initiator(unsigned index, const std::string& name) {
+    if (initiator_names_.size() <= index) initiator_names_.resize(index + 1);
+    initiator_names_[index] = name;
+}
+
+void AhbBus::add_observer(BusObserver* obs) { observers_.push_back(obs); }
+
+void AhbBus::set_clock_period(sc_core::sc_time t) { clock_period_ = t; }
+
+const AhbBus::Window* AhbBus::decode(uint64_t addr, uint64_t len) const {
+    auto it = std::upper_bound(windows_.begin(), windows_.end(), addr,
+                               [](uint64_t a, const Window& w) { return a < w.base; });
+    if (it == windows_.begin()) return nullptr;
+    --it;
+    if (addr - it->base + len > it->size) return nullptr;
+    return &*it;
+}
+
+std::string AhbBus::initiator_name(int index) const {
+    if (index >= 0 && static_cast<size_t>(index) < initiator_names_.size() && !initiator_names_[index].empty())
+        return initiator_names_[index];
+    return "initiator#" + std::to_string(index);
+}
+
+void AhbBus::b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    const uint64_t addr = trans.get_address();
+    const Window* w = decode(addr, std::max(1u, trans.get_data_length()));
+    if (!w || w->port >= static_cast<unsigned>(init_socket.size())) {
+        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        spdlog::error("bus: {} {} of {} byte(s) at unmapped address 0x{:08x}", initiator_name(initiator),
+                      trans.is_write() ? "write" : "read", trans.get_data_length(), addr);
+    } else {
+        delay += clock_period_ * w->wait_states;
+        init_socket[w->port]->b_transport(trans, delay);
+        if (trans.is_response_error())
+            spdlog::error("bus: {} {} of {} byte(s) at 0x{:08x} ({}) failed: {}", initiator_name(initiator),
+                          trans.is_write() ? "write" : "read", trans.get_data_length(), addr, w->name,
+                          trans.get_response_string());
+    }
+    notify(initiator, trans, delay);
+}
+
+void AhbBus::notify(int initiator, const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay) {
+    if (observers_.empty()) return;
+    BusEvent ev;
+    ev.initiator = initiator_name(initiator);
+    ev.command = trans.get_command();
+    ev.address = trans.get_address();
+    ev.length = trans.get_data_length();
+    const unsigned n = std::min(4u, ev.length);
+    for (unsigned i = 0; i < n; ++i) ev.data |= uint32_t(trans.get_data_ptr()[i]) << (8 * i);
+    ev.status = trans.get_response_status();
+    ev.time = sc_core::sc_time_stamp() + delay;
+    for (BusObserver* o : observers_) o->on_transaction(ev);
+}
+
+unsigned AhbBus::transport_dbg(int, tlm::tlm_generic_payload& trans) {
+    const Window* w = decode(trans.get_address(), 1);
+    if (!w || w->port >= static_cast<unsigned>(init_socket.size())) return 0;
+    // Never let a debug access run past the window into a neighbour's address space.
+    const uint64_t room = w->base + w->size - trans.get_address();
+    if (trans.get_data_length() > room) trans.set_data_length(static_cast<unsigned>(room));
+    return init_socket[w->port]->transport_dbg(trans);
+}
+
+bool AhbBus::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+    const Window* w = decode(trans.get_address(), 1);
+    if (!w || w->port >= static_cast<unsigned>(init_socket.size())) return false;
+    const bool granted = init_socket[w->port]->get_direct_mem_ptr(trans, dmi);
+    // The initiator may only use the pointer inside this window: clip the range.
+    const uint64_t lo = std::max<uint64_t>(dmi.get_start_address(), w->base);
+    const uint64_t hi = std::min<uint64_t>(dmi.get_end_address(), w->base + w->size - 1);
+    dmi.set_dmi_ptr(dmi.get_dmi_ptr() ? dmi.get_dmi_ptr() + (lo - dmi.get_start_address()) : nullptr);
+    dmi.set_start_address(lo);
+    dmi.set_end_address(hi);
+    dmi.set_read_latency(dmi.get_read_latency() + clock_period_ * w->wait_states);
+    dmi.set_write_latency(dmi.get_write_latency() + clock_period_ * w->wait_states);
+    return granted;
+}
+
+void AhbBus::invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uint64 end) {
+    for (const Window& w : windows_) {
+        if (w.port != static_cast<unsigned>(port)) continue;
+        const uint64_t lo = std::max<uint64_t>(start, w.base), hi = std::min<uint64_t>(end, w.base + w.size - 1);
+        if (lo > hi) continue;
+        for (int i = 0; i < static_cast<int>(targ_socket.size()); ++i) targ_socket[i]->invalidate_direct_mem_ptr(lo, hi);
+    }
+}
+
+}  // namespace ai8x

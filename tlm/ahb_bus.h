@@ -1,0 +1,59 @@
+// The AHB interconnect: routes each transaction by address to the target bound
+// at one of its initiator ports, adds the window's wait states as annotated
+// delay, reports every completed transaction to observers (trace recorder,
+// statistics) and answers addresses nobody decodes with an address error.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "tlm/bus_observer.h"
+
+namespace ai8x {
+
+class AhbBus : public sc_core::sc_module {
+public:
+    tlm_utils::multi_passthrough_target_socket<AhbBus, 32> targ_socket;     // initiators bind here
+    tlm_utils::multi_passthrough_initiator_socket<AhbBus, 32> init_socket;  // targets bind here
+
+    explicit AhbBus(sc_core::sc_module_name name);
+
+    // Address window [base, base+size) served by the target bound at init_socket
+    // index `port` (bind order). A port may have several windows; windows must
+    // not overlap. Targets receive absolute addresses.
+    void map(unsigned port, const std::string& name, uint64_t base, uint64_t size, unsigned wait_states);
+    void name_initiator(unsigned index, const std::string& name);  // targ_socket bind order
+    void add_observer(BusObserver* obs);
+    void set_clock_period(sc_core::sc_time t);  // wait states are counted in this clock
+
+private:
+    struct Window {
+        unsigned port;
+        std::string name;
+        uint64_t base, size;
+        unsigned wait_states;
+    };
+
+    void b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    unsigned transport_dbg(int initiator, tlm::tlm_generic_payload& trans);
+    bool get_direct_mem_ptr(int initiator, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
+    void invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uint64 end);
+
+    // Window holding every byte of [addr, addr+len), or nullptr.
+    const Window* decode(uint64_t addr, uint64_t len) const;
+    std::string initiator_name(int index) const;
+    void notify(int initiator, const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay);
+
+    std::vector<Window> windows_;  // sorted by base
+    std::vector<std::string> initiator_names_;
+    std::vector<BusObserver*> observers_;
+    sc_core::sc_time clock_period_;
+};
+
+}  // namespace ai8x

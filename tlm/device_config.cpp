@@ -1,0 +1,264 @@
+// Device-description loader: YAML -> DeviceConfig, with every problem reported
+// as "file:line: key.path: what is wrong" so that a user editing a new device
+// file can fix it without reading C++.
+#include "tlm/device_config.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+namespace ai8x {
+
+namespace {
+
+// Walks the YAML tree and remembers the file name, so every error can say where it is.
+class Reader {
+public:
+    explicit Reader(std::string file) : file_(std::move(file)) {}
+
+    [[noreturn]] void fail(const std::string& key, const std::string& what, const YAML::Node* at = nullptr) const {
+        std::ostringstream os;
+        os << file_;
+        if (at && at->Mark().line >= 0) os << ':' << at->Mark().line + 1;
+        os << ": " << key << ": " << what;
+        throw ConfigError(os.str());
+    }
+
+    // Child `name` of map `parent` (whose own path is `path`); must exist.
+    YAML::Node need(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const std::string key = path.empty() ? name : path + "." + name;
+        if (!parent.IsMap()) fail(path, "expected a mapping", &parent);
+        YAML::Node child = parent[name];
+        if (!child.IsDefined() || child.IsNull()) fail(key, "missing key", &parent);
+        return child;
+    }
+
+    uint64_t u64(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const std::string key = path.empty() ? name : path + "." + name;
+        const YAML::Node n = need(parent, path, name);
+        if (!n.IsScalar()) fail(key, "expected a number", &n);
+        const std::string text = n.Scalar();
+        // Decimal or 0x-prefixed hex; no octal surprises from a leading zero.
+        int base = 10;
+        std::string digits = text;
+        if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+            base = 16;
+            digits = text.substr(2);
+        }
+        if (digits.empty() || digits.find_first_not_of(base == 16 ? "0123456789abcdefABCDEF" : "0123456789") !=
+                                  std::string::npos)
+            fail(key, "expected a non-negative integer (decimal or 0x hex), got '" + text + "'", &n);
+        errno = 0;
+        const unsigned long long v = std::strtoull(digits.c_str(), nullptr, base);
+        if (errno == ERANGE) fail(key, "number out of range: '" + text + "'", &n);
+        return v;
+    }
+
+    uint32_t u32(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const uint64_t v = u64(parent, path, name);
+        const YAML::Node n = parent[name];
+        if (v > 0xffffffffull) fail(path + "." + name, "value does not fit in 32 bits", &n);
+        return static_cast<uint32_t>(v);
+    }
+
+    // A count or size that must be at least 1.
+    uint64_t positive(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const uint64_t v = u64(parent, path, name);
+        const YAML::Node n = parent[name];
+        if (v == 0) fail(path + "." + name, "must be greater than zero", &n);
+        return v;
+    }
+
+    double hz(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        return static_cast<double>(positive(parent, path, name));
+    }
+
+    std::string str(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const YAML::Node n = need(parent, path, name);
+        if (!n.IsScalar() || n.Scalar().empty()) fail(path.empty() ? name : path + "." + name, "expected a name", &n);
+        return n.Scalar();
+    }
+
+    bool boolean(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const YAML::Node n = need(parent, path, name);
+        const std::string& s = n.IsScalar() ? n.Scalar() : std::string();
+        if (s == "true") return true;
+        if (s == "false") return false;
+        fail(path + "." + name, "expected true or false, got '" + s + "'", &n);
+    }
+
+private:
+    std::string file_;
+};
+
+ArrayGeometry read_array(const Reader& r, const YAML::Node& mems, const std::string& name) {
+    const std::string path = "memories." + name;
+    const YAML::Node n = r.need(mems, "memories", name);
+    ArrayGeometry g;
+    g.base = r.u64(n, path, "base");
+    g.quadrant_stride = r.u64(n, path, "quadrant_stride");
+    g.instances_per_quadrant = static_cast<uint32_t>(r.positive(n, path, "instances_per_quadrant"));
+    g.instance_stride = r.u64(n, path, "instance_stride");
+    g.words = static_cast<uint32_t>(r.positive(n, path, "words"));
+    g.word_bits = static_cast<uint32_t>(r.positive(n, path, "word_bits"));
+    g.slot_bytes = static_cast<uint32_t>(r.positive(n, path, "slot_bytes"));
+    if (g.slot_bytes != 4 && g.slot_bytes != 16) r.fail(path + ".slot_bytes", "must be 4 or 16", &n);
+    if (g.word_bits > 8 * g.slot_bytes && g.slot_bytes == 4)
+        r.fail(path + ".word_bits", "a word wider than 32 bits needs 16-byte slots", &n);
+    if (g.word_bits > 72) r.fail(path + ".word_bits", "words wider than 72 bits are not supported", &n);
+    const uint64_t instance_bytes = uint64_t(g.words) * g.slot_bytes;
+    if (g.instances_per_quadrant > 1 && g.instance_stride < instance_bytes)
+        r.fail(path + ".instance_stride", "instances overlap (stride smaller than words * slot_bytes)", &n);
+    return g;
+}
+
+RegisterBlockGeometry read_block(const Reader& r, const YAML::Node& regs, const std::string& name, bool per_quadrant) {
+    const std::string path = "registers." + name;
+    const YAML::Node n = r.need(regs, "registers", name);
+    RegisterBlockGeometry b;
+    b.base = r.u64(n, path, "base");
+    if (per_quadrant) b.quadrant_stride = r.u64(n, path, "quadrant_stride");
+    b.size = r.positive(n, path, "size");
+    if (b.base % 4 || b.size % 4) r.fail(path, "base and size must be multiples of 4", &n);
+    return b;
+}
+
+// Bytes decoded by one quadrant's copy of an array.
+uint64_t span(const ArrayGeometry& g) {
+    return uint64_t(g.instances_per_quadrant - 1) * g.instance_stride + uint64_t(g.words) * g.slot_bytes;
+}
+
+struct Window {
+    std::string key;
+    uint64_t base, size;
+};
+
+// Two blocks decoding the same address would make the accelerator ambiguous.
+void check_overlaps(const Reader& r, const std::vector<Window>& w) {
+    for (size_t i = 0; i < w.size(); ++i)
+        for (size_t j = i + 1; j < w.size(); ++j)
+            if (w[i].base < w[j].base + w[j].size && w[j].base < w[i].base + w[i].size) {
+                std::ostringstream os;
+                os << "address range overlaps " << w[i].key << " (0x" << std::hex << w[j].base << " vs 0x" << w[i].base
+                   << ")";
+                r.fail(w[j].key, os.str());
+            }
+}
+
+DeviceConfig parse(const YAML::Node& root, const std::string& path) {
+    const Reader r(path);
+    if (!root.IsMap()) r.fail("(top level)", "expected a mapping of sections", &root);
+    DeviceConfig c;
+    c.source_path = path;
+    c.name = r.str(root, "", "device");
+
+    const YAML::Node acc = r.need(root, "", "accelerator");
+    c.quadrants = static_cast<uint32_t>(r.positive(acc, "accelerator", "quadrants"));
+    c.processors_per_quadrant = static_cast<uint32_t>(r.positive(acc, "accelerator", "processors_per_quadrant"));
+    c.processors_per_data_sram = static_cast<uint32_t>(r.positive(acc, "accelerator", "processors_per_data_sram"));
+    c.max_layers = static_cast<uint32_t>(r.positive(acc, "accelerator", "max_layers"));
+    c.max_stream_layers = static_cast<uint32_t>(r.positive(acc, "accelerator", "max_stream_layers"));
+    c.fifo_count = static_cast<uint32_t>(r.positive(acc, "accelerator", "fifo_count"));
+    c.fifo_depth = static_cast<uint32_t>(r.positive(acc, "accelerator", "fifo_depth"));
+    if (c.processors_per_quadrant % c.processors_per_data_sram)
+        r.fail("accelerator.processors_per_data_sram", "must divide processors_per_quadrant", &acc);
+    if (c.max_stream_layers > c.max_layers)
+        r.fail("accelerator.max_stream_layers", "cannot exceed max_layers", &acc);
+
+    const YAML::Node regs = r.need(root, "", "registers");
+    c.quadrant_regs = read_block(r, regs, "quadrant", true);
+    c.fifo_regs = read_block(r, regs, "fifo", false);
+    c.aon_regs = read_block(r, regs, "aon", false);
+    const YAML::Node lr = r.need(regs, "registers", "layer_registers");
+    c.layer_register_offset = r.u64(lr, "registers.layer_registers", "offset");
+    c.layer_register_count = static_cast<uint32_t>(r.positive(lr, "registers.layer_registers", "count"));
+    c.layer_register_stride = static_cast<uint32_t>(r.positive(lr, "registers.layer_registers", "stride"));
+    if (c.layer_register_stride < 4ull * c.max_layers)
+        r.fail("registers.layer_registers.stride", "too small for max_layers 32-bit registers", &lr);
+    if (c.layer_register_offset + uint64_t(c.layer_register_count) * c.layer_register_stride > c.quadrant_regs.size)
+        r.fail("registers.layer_registers", "per-layer registers extend beyond registers.quadrant.size", &lr);
+
+    const YAML::Node mems = r.need(root, "", "memories");
+    c.data_sram = read_array(r, mems, "data_sram");
+    c.tram = read_array(r, mems, "tram");
+    c.kernel_mem = read_array(r, mems, "kernel");
+    c.bias_mem = read_array(r, mems, "bias");
+    if (c.data_sram.word_bits != 32) r.fail("memories.data_sram.word_bits", "data memory words must be 32 bits", &mems);
+    if (c.kernel_mem.word_bits != 72 || c.kernel_mem.slot_bytes != 16)
+        r.fail("memories.kernel", "kernel words must be 72 bits in 16-byte slots", &mems);
+    if (c.tram.instances_per_quadrant != c.processors_per_quadrant)
+        r.fail("memories.tram.instances_per_quadrant", "must equal accelerator.processors_per_quadrant", &mems);
+    if (c.kernel_mem.instances_per_quadrant != c.processors_per_quadrant)
+        r.fail("memories.kernel.instances_per_quadrant", "must equal accelerator.processors_per_quadrant", &mems);
+    if (c.data_sram.instances_per_quadrant * c.processors_per_data_sram != c.processors_per_quadrant)
+        r.fail("memories.data_sram.instances_per_quadrant",
+               "times accelerator.processors_per_data_sram must equal processors_per_quadrant", &mems);
+
+    // Every per-quadrant block must fit in its quadrant stride, and no two blocks may overlap.
+    std::vector<Window> windows;
+    const auto add_quadrant_copies = [&](const std::string& key, uint64_t base, uint64_t stride, uint64_t size) {
+        if (c.quadrants > 1 && stride < size) r.fail(key + ".quadrant_stride", "smaller than one quadrant's block");
+        for (uint32_t q = 0; q < c.quadrants; ++q) windows.push_back({key, base + q * stride, size});
+    };
+    add_quadrant_copies("registers.quadrant", c.quadrant_regs.base, c.quadrant_regs.quadrant_stride,
+                        c.quadrant_regs.size);
+    add_quadrant_copies("memories.data_sram", c.data_sram.base, c.data_sram.quadrant_stride, span(c.data_sram));
+    add_quadrant_copies("memories.tram", c.tram.base, c.tram.quadrant_stride, span(c.tram));
+    add_quadrant_copies("memories.kernel", c.kernel_mem.base, c.kernel_mem.quadrant_stride, span(c.kernel_mem));
+    add_quadrant_copies("memories.bias", c.bias_mem.base, c.bias_mem.quadrant_stride, span(c.bias_mem));
+    windows.push_back({"registers.fifo", c.fifo_regs.base, c.fifo_regs.size});
+    windows.push_back({"registers.aon", c.aon_regs.base, c.aon_regs.size});
+    check_overlaps(r, windows);
+
+    const YAML::Node cpu = r.need(root, "", "cpu");
+    const YAML::Node regions = r.need(cpu, "cpu", "regions");
+    if (!regions.IsSequence() || regions.size() == 0) r.fail("cpu.regions", "expected a non-empty list", &regions);
+    for (size_t i = 0; i < regions.size(); ++i) {
+        const std::string p = "cpu.regions[" + std::to_string(i) + "]";
+        CpuRegion reg;
+        reg.name = r.str(regions[i], p, "name");
+        reg.base = r.u64(regions[i], p, "base");
+        reg.size = r.positive(regions[i], p, "size");
+        reg.writable = r.boolean(regions[i], p, "writable");
+        c.cpu_regions.push_back(reg);
+    }
+    const YAML::Node periph = r.need(cpu, "cpu", "peripherals");
+    c.peripheral_base = r.u64(periph, "cpu.peripherals", "base");
+    c.peripheral_size = r.positive(periph, "cpu.peripherals", "size");
+
+    const YAML::Node clk = r.need(root, "", "clocks");
+    c.clocks.cpu_hz = r.hz(clk, "clocks", "cpu_hz");
+    c.clocks.pclk_hz = r.hz(clk, "clocks", "pclk_hz");
+    c.clocks.ipo_hz = r.hz(clk, "clocks", "ipo_hz");
+
+    const YAML::Node bus = r.need(root, "", "bus");
+    c.bus.accel_reg_wait_states = r.u32(bus, "bus", "accel_reg_wait_states");
+    c.bus.accel_mem_wait_states = r.u32(bus, "bus", "accel_mem_wait_states");
+    c.bus.flash_wait_states = r.u32(bus, "bus", "flash_wait_states");
+    c.bus.sram_wait_states = r.u32(bus, "bus", "sram_wait_states");
+    return c;
+}
+
+}  // namespace
+
+DeviceConfig load_device_config(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw ConfigError(path + ": cannot open device description");
+    YAML::Node root;
+    try {
+        root = YAML::Load(in);
+    } catch (const YAML::Exception& e) {
+        throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+    }
+    return parse(root, path);
+}
+
+std::string default_device_config_path() {
+    if (const char* env = std::getenv("AI8XSIM_CONFIG"); env && *env) return env;
+    return AI8XSIM_SOURCE_DIR "/configs/max78000.yaml";
+}
+
+}  // namespace ai8x

@@ -1,0 +1,102 @@
+#include "tlm/trace_recorder.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "tlm/trace_command.h"
+
+namespace ai8x {
+
+TraceRecorder::TraceRecorder(std::ostream& out, std::string initiator)
+    : out_(out), initiator_(std::move(initiator)) {
+    out_ << "# ai8xsim trace recorded from bus initiator '" << initiator_ << "'\n";
+}
+
+TraceRecorder::~TraceRecorder() { flush(); }
+
+void TraceRecorder::add_window(uint64_t base, uint64_t size) { windows_.emplace_back(base, size); }
+
+void TraceRecorder::set_timeout_policy(unsigned factor, const sc_core::sc_time& floor) {
+    timeout_factor_ = factor;
+    timeout_floor_ = floor;
+}
+
+bool TraceRecorder::in_windows(uint64_t address) const {
+    if (windows_.empty()) return true;
+    for (const auto& [base, size] : windows_) {
+        if (address >= base && address - base < size) return true;
+    }
+    return false;
+}
+
+uint64_t TraceRecorder::timeout_ps(const sc_core::sc_time& elapsed) const {
+    const sc_core::sc_time t = elapsed * static_cast<double>(timeout_factor_) + timeout_floor_;
+    // Round up to a whole microsecond so the trace stays readable.
+    const double us = std::ceil(t.to_seconds() * 1e6);
+    return static_cast<uint64_t>(us) * 1'000'000ULL;
+}
+
+void TraceRecorder::emit(const std::string& line) { out_ << line << '\n'; }
+
+void TraceRecorder::on_transaction(const BusEvent& ev) {
+    if (ev.initiator != initiator_ || !in_windows(ev.address)) return;
+    const bool is_read = ev.command == tlm::TLM_READ_COMMAND;
+    if (is_read && run_ && run_->address == ev.address && run_->size == ev.length &&
+        ev.status == tlm::TLM_OK_RESPONSE) {
+        ++run_->count;
+        run_->last_value = ev.data;
+        run_->last_time = ev.time;
+        last_event_time_ = ev.time;
+        return;
+    }
+    flush();
+    last_event_time_ = ev.time;
+    if (ev.status != tlm::TLM_OK_RESPONSE) {
+        // The firmware saw an error here; replaying it could only repeat the error.
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "# %s%u 0x%08llx answered with an error response, not replayed",
+                      is_read ? "read" : "write", ev.length * 8, static_cast<unsigned long long>(ev.address));
+        emit(buf);
+        return;
+    }
+    if (is_read) {
+        run_ = ReadRun{ev.address, ev.length, ev.data, 1, ev.time, ev.time};
+        return;
+    }
+    TraceCommand cmd;
+    cmd.op = TraceOp::Write;
+    cmd.address = ev.address;
+    cmd.size = ev.length;
+    cmd.value = ev.data;
+    emit(format_trace_command(cmd));
+}
+
+void TraceRecorder::on_irq(bool level, const sc_core::sc_time& now) {
+    const bool rising = level && !irq_level_;
+    irq_level_ = level;
+    if (!rising) return;
+    flush();
+    TraceCommand cmd;
+    cmd.op = TraceOp::WaitIrq;
+    const sc_core::sc_time elapsed = now > last_event_time_ ? now - last_event_time_ : sc_core::SC_ZERO_TIME;
+    cmd.timeout_ps = timeout_ps(elapsed);
+    emit(format_trace_command(cmd));
+    last_event_time_ = now;
+}
+
+void TraceRecorder::flush() {
+    if (!run_) return;
+    TraceCommand cmd;
+    cmd.op = run_->count > 1 ? TraceOp::Poll : TraceOp::Read;
+    cmd.address = run_->address;
+    cmd.size = run_->size;
+    cmd.value = run_->last_value;
+    cmd.mask = run_->size == 4 ? 0xffffffffu : (1u << (run_->size * 8)) - 1;
+    const bool ordered = run_->last_time >= run_->first_time;  // initiators may annotate time loosely
+    cmd.timeout_ps = timeout_ps(ordered ? run_->last_time - run_->first_time : sc_core::SC_ZERO_TIME);
+    emit(format_trace_command(cmd));
+    run_.reset();
+    out_.flush();
+}
+
+}  // namespace ai8x

@@ -1,0 +1,71 @@
+// Turns the bus traffic of one initiator (normally the CPU) into a trace that
+// the TracePlayer can replay without the firmware (docs/trace-format.md).
+//
+// Writes become writes, reads become read checks of the value seen. A run of
+// consecutive reads of one address is how firmware waits for hardware; it is
+// written as a single poll for the last value read, so that the replay does not
+// depend on how often the CPU happened to poll. Interrupt rising edges become
+// wait_irq. Timeouts are generous multiples of the time the original run took.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "tlm/bus_observer.h"
+
+namespace ai8x {
+
+class TraceRecorder : public BusObserver {
+public:
+    // Records transactions whose BusEvent::initiator equals `initiator`.
+    TraceRecorder(std::ostream& out, std::string initiator);
+    ~TraceRecorder() override;
+
+    // Restricts recording to [base, base + size); may be called several times.
+    // Without any window, every address is recorded.
+    void add_window(uint64_t base, uint64_t size);
+
+    // Timeout written for a poll or wait_irq that took `elapsed` in the
+    // recorded run: factor * elapsed + floor (defaults 4 and 1 ms).
+    void set_timeout_policy(unsigned factor, const sc_core::sc_time& floor);
+
+    void on_transaction(const BusEvent& ev) override;
+
+    // Connect to the interrupt line the replay will wait for. `now` is the
+    // simulated time of the edge.
+    void on_irq(bool level, const sc_core::sc_time& now);
+
+    // Writes out a pending read run. Call when the simulation ends (the
+    // destructor does it too).
+    void flush();
+
+private:
+    struct ReadRun {
+        uint64_t address = 0;
+        unsigned size = 4;
+        uint32_t last_value = 0;
+        unsigned count = 0;
+        sc_core::sc_time first_time;   // when the run started
+        sc_core::sc_time last_time;    // when the final value was seen
+    };
+
+    bool in_windows(uint64_t address) const;
+    uint64_t timeout_ps(const sc_core::sc_time& elapsed) const;
+    void emit(const std::string& line);
+
+    std::ostream& out_;
+    std::string initiator_;
+    std::vector<std::pair<uint64_t, uint64_t>> windows_;  // base, size
+    unsigned timeout_factor_ = 4;
+    sc_core::sc_time timeout_floor_{1, sc_core::SC_MS};
+    std::optional<ReadRun> run_;
+    sc_core::sc_time last_event_time_;  // start of the interval a wait_irq covers
+    bool irq_level_ = false;
+};
+
+}  // namespace ai8x
