@@ -180,6 +180,13 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
         r.fail("registers.layer_registers.stride", "too small for max_layers 32-bit registers", &lr);
     if (c.layer_register_offset + uint64_t(c.layer_register_count) * c.layer_register_stride > c.quadrant_regs.size)
         r.fail("registers.layer_registers", "per-layer registers extend beyond registers.quadrant.size", &lr);
+    const YAML::Node qn = r.need(regs, "registers", "quadrant");
+    c.mlat_offset = r.u64(qn, "registers.quadrant", "mlat_offset");
+    if (c.mlat_offset % 4 || c.mlat_offset + 4 > c.quadrant_regs.size ||
+        (c.mlat_offset >= c.layer_register_offset &&
+         c.mlat_offset < c.layer_register_offset + uint64_t(c.layer_register_count) * c.layer_register_stride))
+        r.fail("registers.quadrant.mlat_offset", "must be a word inside the block, outside the per-layer registers",
+               &qn);
 
     const YAML::Node mems = r.need(root, "", "memories");
     c.data_sram = read_array(r, mems, "data_sram");
@@ -239,6 +246,17 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     c.bus.accel_mem_wait_states = r.u32(bus, "bus", "accel_mem_wait_states");
     c.bus.flash_wait_states = r.u32(bus, "bus", "flash_wait_states");
     c.bus.sram_wait_states = r.u32(bus, "bus", "sram_wait_states");
+
+    const YAML::Node tm = r.need(root, "", "timing");
+    c.timing.read_state = r.u32(tm, "timing", "read_state");
+    c.timing.tram_write = r.u32(tm, "timing", "tram_write");
+    c.timing.write_state = r.u32(tm, "timing", "write_state");
+    c.timing.flatten_setup = r.u32(tm, "timing", "flatten_setup");
+    c.timing.startup = r.u32(tm, "timing", "startup");
+    for (const char* flag : {"kernel_offset_preread", "passthrough_pool_double_pass"})
+        if (r.u32(tm, "timing", flag) > 1) r.fail(std::string("timing.") + flag, "must be 0 or 1", &tm);
+    c.timing.kernel_offset_preread = r.u32(tm, "timing", "kernel_offset_preread") == 1;
+    c.timing.passthrough_pool_double_pass = r.u32(tm, "timing", "passthrough_pool_double_pass") == 1;
     return c;
 }
 

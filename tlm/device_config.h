@@ -59,6 +59,18 @@ struct BusTiming {
     uint32_t sram_wait_states = 0;
 };
 
+// Cost in CNN clock cycles of each state the layer sequencer steps through
+// (model/timing). The flags name hardware quirks that add states on this chip.
+struct AccelTiming {
+    uint32_t read_state = 1;        // one read of a data (or padding) word into the processors
+    uint32_t tram_write = 1;        // one write of a read word into the processor's TRAM
+    uint32_t write_state = 1;       // the write state after a column that produces no output
+    uint32_t flatten_setup = 1;     // extra cycle of a layer with the flatten bit set
+    uint32_t startup = 1;           // cycles from start until the first layer begins
+    bool kernel_offset_preread = false;     // op-first multi-pass/element-wise layers pre-read by kernel offset
+    bool passthrough_pool_double_pass = false;  // pooled passthrough with several output passes reads 2n-1 passes
+};
+
 struct DeviceConfig {
     std::string name;              // "MAX78000"
     std::string source_path;       // file it was loaded from (for messages)
@@ -72,6 +84,7 @@ struct DeviceConfig {
     uint32_t layer_register_count = 0;      // per-layer register slots (LREG 0..N-1)
     uint32_t layer_register_stride = 0;     // bytes between two LREG kinds (layers are 4 bytes apart)
     uint64_t layer_register_offset = 0;     // offset of LREG 0/layer 0 inside the quadrant block
+    uint64_t mlat_offset = 0;               // offset of REG_MLAT (read-latency data) inside the quadrant block
     uint32_t fifo_count = 0;
     uint32_t fifo_depth = 0;
 
@@ -93,6 +106,7 @@ struct DeviceConfig {
 
     ClockConfig clocks;
     BusTiming bus;
+    AccelTiming timing;            // accelerator state costs (configs: timing:)
 
     uint32_t processors_total() const { return quadrants * processors_per_quadrant; }
 };

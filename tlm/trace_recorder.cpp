@@ -31,9 +31,11 @@ bool TraceRecorder::in_windows(uint64_t address) const {
 
 uint64_t TraceRecorder::timeout_ps(const sc_core::sc_time& elapsed) const {
     const sc_core::sc_time t = elapsed * static_cast<double>(timeout_factor_) + timeout_floor_;
-    // Round up to a whole microsecond so the trace stays readable.
-    const double us = std::ceil(t.to_seconds() * 1e6);
-    return static_cast<uint64_t>(us) * 1'000'000ULL;
+    // Whole picoseconds first (sc_time is exact there), then round up to a whole
+    // microsecond in integers so the trace stays readable and reproducible.
+    constexpr uint64_t kPsPerUs = 1'000'000;
+    const auto ps = static_cast<uint64_t>(std::llround(t.to_seconds() * 1e12));
+    return (ps + kPsPerUs - 1) / kPsPerUs * kPsPerUs;
 }
 
 void TraceRecorder::emit(const std::string& line) { out_ << line << '\n'; }

@@ -92,15 +92,12 @@ void CortexM4::set_irq(unsigned irqn, bool level) {
     if (level) irq_event_.notify();
 }
 
-void CortexM4::request_sleep() {
-    sleeping_ = true;
-    uc_emu_stop(uc_);
-}
+// Both only raise a flag: the instruction hook stops Unicorn before the next
+// instruction. Stopping from inside an MMIO callback would make Unicorn
+// report the PC of the store that is already done, so it would run twice.
+void CortexM4::request_sleep() { sleeping_ = true; }
 
-void CortexM4::halt() {
-    halted_ = true;
-    uc_emu_stop(uc_);
-}
+void CortexM4::halt() { halted_ = true; }
 
 void CortexM4::report_unhandled_exception() {
     std::string which = active_irq_ >= 0 ? "interrupt " + std::to_string(active_irq_)
@@ -116,7 +113,8 @@ std::string CortexM4::describe(uint32_t address) const {
 void CortexM4::stop_with_error(const std::string& message) {
     if (error_) return;
     error_ = message;
-    spdlog::error("{}: {}", name(), message);
+    // The owner reports it (on_error / error()); here only for --log-level debug.
+    spdlog::debug("{}: stopped: {}", name(), message);
     halt();
     if (on_error) on_error(message);
 }
@@ -229,13 +227,24 @@ void CortexM4::run() {
     while (!halted_) {
         sample_irq_lines();
         if (take_interrupt()) continue;
+        if (sleeping_ && wake_event_) {
+            // An interrupt was taken since the last sleep: return at once and
+            // let the firmware re-check its condition (see cortex_m4.h).
+            wake_event_ = false;
+            sleeping_ = false;
+            continue;
+        }
         if (sleeping_) {
             // WFI wakes on any pending enabled interrupt (taken above unless one is active).
-            if (!scs_.next_interrupt()) {
-                qk_.sync();
+            spdlog::debug("{}: sleeping at {} ({})", name(), describe(pc_), sc_core::sc_time_stamp().to_string());
+            // The line may rise while sync() waits, so look again before sleeping on the event.
+            qk_.sync();
+            sample_irq_lines();
+            while (!scs_.next_interrupt() && !halted_) {
                 sc_core::wait(irq_event_);
-                qk_.reset();
+                sample_irq_lines();
             }
+            qk_.reset();
             sleeping_ = false;
             continue;
         }
@@ -246,8 +255,9 @@ void CortexM4::run() {
 
 void CortexM4::execute_chunk() {
     // Run until the local quantum is used up (at least one instruction).
-    sc_core::sc_time left = qk_.compute_local_quantum() - qk_.get_local_time();
-    uint64_t budget = std::max<uint64_t>(1, uint64_t(left / cycle_));
+    sc_core::sc_time quantum = tlm::tlm_global_quantum::instance().compute_local_quantum();
+    sc_core::sc_time local = qk_.get_local_time();
+    uint64_t budget = quantum > local ? std::max<uint64_t>(1, uint64_t((quantum - local) / cycle_)) : 1;
     chunk_end_ = instret_ + budget;
     unmapped_address_.reset();
 
@@ -258,15 +268,18 @@ void CortexM4::execute_chunk() {
 
     if (halted_) return;
     if (err == UC_ERR_OK) {
+        const uint32_t last = pc_;
         pc_ = next & ~1u;
-        if (pc_ == 0) stop_with_error("jump to address 0x00000000 (null function pointer?) after " + describe(pc_));
+        if (pc_ == 0) stop_with_error("jump to address 0x00000000 (null function pointer?) from " + describe(last));
         return;
     }
-    if (err == UC_ERR_FETCH_UNMAPPED && unmapped_address_ && *unmapped_address_ >= kExcReturnMin - 1) {
-        // Branch to an EXC_RETURN value: the handler is done.
+    // A branch to an EXC_RETURN value (handler done): QEMU, which believes it
+    // is in Thread mode, reports it as an exception or an unmapped fetch at
+    // 0xFFFFFFF8.
+    bool to_exc_return = next >= kExcReturnMin - 1 || (unmapped_address_ && *unmapped_address_ >= kExcReturnMin - 1);
+    if (to_exc_return && (err == UC_ERR_EXCEPTION || err == UC_ERR_FETCH_UNMAPPED)) {
         if (active_irq_ < 0) {
-            stop_with_error("exception return (" + hex32(uint32_t(*unmapped_address_)) + ") outside a handler at " +
-                            describe(pc_));
+            stop_with_error("exception return (" + hex32(next) + ") outside a handler at " + describe(pc_));
             return;
         }
         return_from_exception();
@@ -276,13 +289,19 @@ void CortexM4::execute_chunk() {
     if (unmapped_address_)
         stop_with_error("bus fault: access to unmapped address " + hex32(uint32_t(*unmapped_address_)) + where);
     else
-        stop_with_error(std::string("CPU exception: ") + uc_strerror(err) + where);
+        stop_with_error(std::string("CPU exception: ") + uc_strerror(err) + where + ", next PC " + hex32(next));
 }
 
 void CortexM4::hook_code(uc_struct* uc, uint64_t address, uint32_t, void* self) {
+    // Called before each instruction; stopping here leaves it unexecuted, so
+    // the PC Unicorn reports is exactly where to resume.
     auto* cpu = static_cast<CortexM4*>(self);
+    if (cpu->sleeping_ || cpu->halted_ || cpu->instret_ >= cpu->chunk_end_) {
+        uc_emu_stop(uc);
+        return;
+    }
     cpu->pc_ = uint32_t(address);
-    if (++cpu->instret_ >= cpu->chunk_end_) uc_emu_stop(uc);
+    ++cpu->instret_;
 }
 
 bool CortexM4::hook_unmapped(uc_struct*, uc_mem_type, uint64_t address, int, int64_t, void* self) {
@@ -333,6 +352,8 @@ bool CortexM4::take_interrupt() {
     }
     scs_.set_pending(*irq, false);
     active_irq_ = int(*irq);
+    sleeping_ = false;   // WFI ends when an exception is taken
+    wake_event_ = true;
     spdlog::debug("{}: interrupt {} -> {} at {}", name(), *irq, describe(vector & ~1u), sc_core::sc_time_stamp().to_string());
     pc_ = vector & ~1u;
     qk_.inc(12 * cycle_);   // Cortex-M4 exception entry latency
@@ -354,6 +375,7 @@ void CortexM4::return_from_exception() {
         stop_with_error(std::string("exception return failed: ") + e.what());
         return;
     }
+    spdlog::debug("{}: return from interrupt {} to {}", name(), active_irq_, describe(pc_));
     active_irq_ = -1;
     qk_.inc(10 * cycle_);   // exception return latency
 }

@@ -104,6 +104,12 @@ private:
     uint64_t chunk_end_ = 0;        // stop the current chunk after this many instructions
     uint32_t pc_ = 0;               // address of the last instruction started
     bool sleeping_ = false;
+    // Set when an exception is taken, consumed by the next sleep request,
+    // which then returns at once (like the WFE event register). Interrupts are
+    // taken only between instruction blocks, so one can land between the
+    // firmware's "done yet?" check and its sleep; without this the CPU would
+    // sleep through the wake-up it was waiting for.
+    bool wake_event_ = false;
     bool halted_ = false;
     std::optional<std::string> error_;
     std::optional<uint64_t> unmapped_address_;

@@ -1,5 +1,6 @@
 #include "model/engine/layer_config.h"
 
+#include <cstdio>
 #include <string>
 
 namespace ai8x {
@@ -39,6 +40,9 @@ constexpr uint32_t kPostFlatten = 1u << 27;
 constexpr uint32_t kPostConvTranspose = 1u << 28;
 
 constexpr uint32_t kCtlAvgPoolRound = 1u << 13;
+
+// Transposed convolution upsamples by a fixed factor of two in both directions.
+constexpr uint32_t kTransposeFactor = 2;
 
 void warn(std::vector<EngineWarning>& w, int quadrant, int layer, unsigned reg, std::string msg) {
     w.push_back(EngineWarning{quadrant, layer, layer_reg_name(reg), std::move(msg)});
@@ -82,6 +86,12 @@ const char* layer_reg_name(unsigned kind) {
     return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "LREG_?";
 }
 
+std::string to_hex(uint64_t value) {
+    char text[24];
+    std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+    return text;
+}
+
 std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer,
                                         const std::vector<int>& enabled_quadrants,
                                         std::vector<EngineWarning>& warnings) {
@@ -93,6 +103,7 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     // Processors and masks of every enabled quadrant.
     for (int q : enabled_quadrants) {
         const uint32_t ena = reg(q, LREG_ENA);
+        // LREG_ENA: [15:0] processor enables, [31:16] mask (kernel) enables.
         for (uint32_t p = 0; p < cfg.processors_per_quadrant && p < 16; ++p) {
             if (!(ena >> p & 1)) continue;
             LayerProcessor lp;
@@ -111,6 +122,17 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     }
     const int lq = c.lead_quadrant;
     for (const auto& p : c.processors) c.convolution = c.convolution || p.mask_enabled;
+    if (c.convolution) {
+        // In a convolution every enabled processor needs its kernels and vice versa.
+        for (int q : enabled_quadrants) {
+            const uint32_t ena = reg(q, LREG_ENA);
+            const uint32_t procs = ena & 0xffff, masks = ena >> 16;
+            if (procs != masks)
+                warn(warnings, q, layer, LREG_ENA,
+                     "processor enables " + to_hex(procs) + " differ from mask enables " + to_hex(masks) +
+                         "; processors without masks contribute nothing, masks without processors are ignored");
+        }
+    }
 
     const uint32_t lctl = reg(lq, LREG_LCTL);
     const uint32_t lctl2 = reg(lq, LREG_LCTL2);
@@ -157,6 +179,7 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
         c.kernel_rows = c.kernel_cols = 3;
         c.kernel_slot_bytes = 9;
     }
+    c.timeslots = (oned & kNibble) + 1;
     if (oned & kOnedEltwise) {
         c.eltwise = true;
         c.eltwise_op = eltwise_from_field(oned >> kOnedEltwiseFnShift);
@@ -171,6 +194,18 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     }
     c.pool_stride = (reg(lq, LREG_STRIDE) & kNibble) + 1;
     const uint32_t col_stride = c.conv1d ? 1 : c.pool_stride;
+    // Transposed convolution: the row/column counts describe the input after
+    // zero insertion (fixed upsampling factor); memory holds the smaller image.
+    c.conv_transpose = post & kPostConvTranspose;
+    if (c.conv_transpose) {
+        if (c.in_rows % kTransposeFactor != 0 || c.in_cols % kTransposeFactor != 0) {
+            warn(warnings, lq, layer, LREG_RCNT,
+                 "transposed convolution needs even row and column counts; layer skipped");
+            return std::nullopt;
+        }
+        c.in_rows /= kTransposeFactor;
+        c.in_cols /= kTransposeFactor;
+    }
     if (c.in_rows < c.pool_rows || c.in_cols < c.pool_cols) {
         warn(warnings, lq, layer, LREG_PRCNT, "pooling window larger than the input; layer skipped");
         return std::nullopt;
@@ -185,7 +220,6 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     if (post & kPostAbs) c.activation = arith::Activation::Abs;
     else if (lctl & kLctlRelu) c.activation = arith::Activation::ReLU;
     c.flatten = post & kPostFlatten;
-    c.conv_transpose = post & kPostConvTranspose;
     c.passes = (lctl2 & kNibble) + 1;
     if (c.flatten) c.passes += ((post >> kPostFlattenHighShift) & kNibble) << 4;
     for (int q : enabled_quadrants) {
@@ -203,13 +237,11 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
             warn(warnings, lq, layer, LREG_MCNT, "mask end address below mask start; layer skipped");
             return std::nullopt;
         }
+        // The mask address runs through (output pass, channel, input pass); the
+        // last output pass may stop early when its upper channels are unused.
         const uint32_t kernels = (c.mask_end - c.mask_start) / c.weight_bits + 1;
         const uint32_t per_pass = c.channel_positions * c.passes;
         c.output_passes = (kernels + per_pass - 1) / per_pass;
-        if (kernels % per_pass != 0 && !c.flatten)
-            warn(warnings, lq, layer, LREG_MCNT,
-                 "mask count is not a multiple of output channels x input passes (" +
-                 std::to_string(kernels) + " kernels, " + std::to_string(per_pass) + " per pass)");
     }
 
     // Pointers.

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "model/accel_state.h"
@@ -47,6 +48,9 @@ enum LayerReg : unsigned {
 // Register name for warnings ("LREG_WPTR_BASE").
 const char* layer_reg_name(unsigned kind);
 
+// "0x1f00"-style text for addresses and pointers in warnings.
+std::string to_hex(uint64_t value);
+
 // One enabled processor of a layer.
 struct LayerProcessor {
     int quadrant = 0;
@@ -59,7 +63,8 @@ struct LayerConfig {
     int layer = 0;
     int lead_quadrant = -1;               // quadrant whose shared registers are used
 
-    // Input geometry (before pooling; padding excluded) and padding.
+    // Input geometry as stored in memory (before pooling and upsampling;
+    // padding excluded) and padding.
     uint32_t in_rows = 0, in_cols = 0;
     uint32_t programmed_rows = 0, programmed_cols = 0;  // incl. padding, as in RCNT/CCNT
     uint32_t pad_rows = 0, pad_cols = 0;
@@ -84,11 +89,11 @@ struct LayerConfig {
     uint32_t oned_start_byte = 0;                // kernel stream start inside the first word (1-D)
     uint32_t passes = 1;        // input words per pixel and processor: multi-pass count or flatten length
     bool flatten = false;
-    bool conv_transpose = false;
+    bool conv_transpose = false;  // input is upsampled 2x by zero insertion before the kernel
 
     // Element-wise operation on several operands read per pixel.
     uint32_t operands = 1;
-    bool eltwise = false;
+    bool eltwise = false;       // LREG_ONED element-wise enable (operands > 1)
     arith::EltwiseOp eltwise_op = arith::EltwiseOp::Add;
     bool pool_before_eltwise = false;
 
@@ -100,6 +105,7 @@ struct LayerConfig {
     // Output channels.
     uint32_t channel_positions = 1;   // output channels per pass (from LCTL2 XPCH_MAX)
     uint32_t output_passes = 1;
+    uint32_t timeslots = 1;           // LREG_ONED[3:0] + 1: output time slots (passthrough timing)
 
     // Post-processing.
     int output_shift = 0;

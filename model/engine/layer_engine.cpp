@@ -1,7 +1,97 @@
-// PLACEHOLDER until the layer engine lands: computes nothing.
 #include "model/engine/layer_engine.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "model/engine/input_fetch.h"
+#include "model/engine/kernel_fetch.h"
+#include "model/engine/layer_compute.h"
+#include "model/engine/layer_config.h"
+#include "model/engine/output_writer.h"
+
 namespace ai8x {
-LayerEngine::LayerEngine(AcceleratorState& s) : state_(s) {}
-EngineResult LayerEngine::run() { return {}; }
-LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>&) { LayerStats s; s.layer = layer; (void)state_; return s; }
+
+namespace {
+
+constexpr uint32_t kCtlEnable = 1u << 0;     // REG_CTL: quadrant runs
+constexpr uint32_t kLayerFieldMask = 0x1f;   // REG_LCNT_MAX [4:0] last layer, [12:8] first layer
+constexpr unsigned kFirstLayerShift = 8;
+constexpr unsigned kMasterShift = 9;         // REG_CTL [10:9] master quadrant
+constexpr uint32_t kMasterMask = 3;
+
+std::vector<int> enabled_quadrants(const AcceleratorState& state) {
+    std::vector<int> q;
+    for (std::size_t i = 0; i < state.quadrant.size(); ++i)
+        if (state.quadrant[i].ctl & kCtlEnable) q.push_back(static_cast<int>(i));
+    return q;
+}
+
+}  // namespace
+
+LayerEngine::LayerEngine(AcceleratorState& state) : state_(state) {}
+
+EngineResult LayerEngine::run() {
+    EngineResult result;
+    const std::vector<int> quadrants = enabled_quadrants(state_);
+    if (quadrants.empty()) {
+        result.warnings.push_back({-1, -1, "REG_CTL", "no quadrant enabled; nothing computed"});
+        return result;
+    }
+    // REG_CTL [10:9] names the master quadrant whose layer count rules.
+    int master = static_cast<int>((state_.quadrant[quadrants.front()].ctl >> kMasterShift) & kMasterMask);
+    if (std::find(quadrants.begin(), quadrants.end(), master) == quadrants.end()) master = quadrants.front();
+    const uint32_t lcnt = state_.quadrant[master].lcnt_max;
+    const uint32_t last = lcnt & kLayerFieldMask;
+    const uint32_t first = (lcnt >> kFirstLayerShift) & kLayerFieldMask;
+    if (last >= state_.cfg.max_layers || first > last) {
+        result.warnings.push_back({master, -1, "REG_LCNT_MAX",
+                                   "layer range " + std::to_string(first) + ".." + std::to_string(last) +
+                                       " invalid; nothing computed"});
+        return result;
+    }
+    for (uint32_t layer = first; layer <= last; ++layer)
+        result.layers.push_back(run_layer(static_cast<int>(layer), result.warnings));
+    for (const auto& w : result.warnings)
+        spdlog::warn("cnn: quadrant {} layer {} {}: {}", w.quadrant, w.layer, w.reg, w.message);
+    return result;
+}
+
+LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warnings) {
+    LayerStats stats;
+    stats.layer = layer;
+    if (layer < 0 || static_cast<uint32_t>(layer) >= state_.cfg.max_layers) {
+        warnings.push_back({-1, layer, "REG_LCNT_MAX", "layer index outside the register file"});
+        return stats;
+    }
+    if (state_.cfg.layer_register_count <= LREG_LCTL2) {
+        warnings.push_back({-1, layer, "LREG_LCTL2",
+                            "device description has too few per-layer registers for this engine"});
+        return stats;
+    }
+    const std::vector<int> quadrants = enabled_quadrants(state_);
+    std::optional<LayerConfig> cfg = decode_layer(state_, layer, quadrants, warnings);
+    if (!cfg) return stats;
+
+    stats.in_rows = cfg->programmed_rows;
+    stats.in_cols = cfg->programmed_cols;
+    stats.passes = cfg->passes;
+    const auto& lreg = state_.quadrant[cfg->lead_quadrant].lreg;
+    stats.streaming = lreg[LREG_STREAM1][layer] != 0 || lreg[LREG_STREAM2][layer] != 0;
+    if (stats.streaming)
+        warnings.push_back({cfg->lead_quadrant, layer, "LREG_STREAM1",
+                            "streaming layer computed as if all input were in memory"});
+
+    const InputPlanes input = fetch_inputs(state_, *cfg, warnings);
+    stats.input_reads = input.word_reads;
+    OutputWriter writer(state_, *cfg, warnings);
+    if (cfg->convolution) {
+        const LayerWeights weights = fetch_weights(state_, *cfg, warnings);
+        compute_convolution(state_, *cfg, input, weights, writer, stats, warnings);
+    } else {
+        compute_passthrough(*cfg, input, writer, stats);
+    }
+    return stats;
+}
+
 }  // namespace ai8x

@@ -36,8 +36,8 @@ std::string describe(const LayerParams& p) {
     if (p.pool != PoolType::None)
         s << " pool=" << to_string(p.pool) << pair(p.pool_size) << "/" << pair(p.pool_stride)
           << (p.avg_rounding == arith::AvgPoolRounding::Round ? " round" : "");
-    s << " eltwise=" << arith::to_string(p.eltwise) << (p.pool_first ? "(after pool)" : "(before pool)")
-      << (p.flatten ? " flatten" : "") << " act=" << arith::to_string(p.activation)
+    s << " multi-operand=" << arith::to_string(p.eltwise)
+      << (p.pool_first ? "(after pool)" : "(before pool)") << (p.flatten ? " flatten" : "") << " act=" << arith::to_string(p.activation)
       << " shift=" << p.output_shift << (p.wide_output ? " wide" : "");
     return s.str();
 }

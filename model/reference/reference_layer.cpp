@@ -124,6 +124,9 @@ Pair output_size(int height, int width, const LayerParams& params) {
 Tensor pool(const Tensor& input, const LayerParams& params) {
     const LayerParams p = normalized(params);
     if (p.op == Op::Conv1d && input.width != 1) fail("conv1d data must have width 1");
+    if (p.pool == PoolType::None && (p.pool_size[0] > 1 || p.pool_size[1] > 1))
+        fail("pool size given without a pool type");
+    check_int8(input, "pooling input");
     const Pair dims = pooled_size(input.height, input.width, p);
     Tensor out(input.channels, dims[0], dims[1]);
     // The 1D model of the generator ignores the rounding option.
@@ -171,8 +174,9 @@ Tensor accumulate(const Tensor& input, const LayerParams& params, const Weights&
     const LayerParams p = normalized(params);
     if (!is_conv_type(p.op)) fail("accumulate() called for a passthrough layer");
     if (p.op == Op::Conv1d && input.width != 1) fail("conv1d data must have width 1");
-    if (p.op == Op::Linear && (p.kernel[0] != 1 || p.kernel[1] != 1))
-        fail("linear layers use 1x1 kernels");
+    if (p.op == Op::Linear && (p.kernel[0] != 1 || p.kernel[1] != 1 || p.padding[0] != 0 ||
+                               p.padding[1] != 0))
+        fail("linear layers use 1x1 kernels without padding");
     if (p.groups < 1 || input.channels % p.groups != 0 || p.out_channels % p.groups != 0)
         fail("groups (" + std::to_string(p.groups) + ") must divide input (" +
              std::to_string(input.channels) + ") and output (" + std::to_string(p.out_channels) +

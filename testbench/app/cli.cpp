@@ -1,7 +1,6 @@
 #include "testbench/app/cli.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <optional>
 #include <string>
@@ -45,14 +44,12 @@ void setup_logging(const std::string& level) {
 }  // namespace
 
 int cli_main(int argc, char* argv[]) {
-    // The SystemC banner would precede every output; users who want it can set the variable.
-    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
-
     CLI::App app{"ai8xsim: virtual platform of the MAX78000 CNN accelerator.\n"
                  "Without a subcommand, runs the bundled example network."};
     app.set_version_flag("--version", std::string("ai8xsim ") + AI8XSIM_VERSION);
     std::string log_level = "warn";
     app.add_option("-v,--log-level", log_level, "Log verbosity")
+        ->type_name("LEVEL")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
         ->capture_default_str();
     app.require_subcommand(0, 1);
@@ -63,24 +60,30 @@ int cli_main(int argc, char* argv[]) {
     std::vector<std::string> overrides;
     CLI::App* run = app.add_subcommand("run", "Build and run generated firmware (cnn.c, main.c, ...) on the virtual board");
     run->add_option("DIR", run_opts.vector_dir, "Generator output folder (default: bundled example)")
+        ->type_name("DIR")
         ->check(CLI::ExistingDirectory);
-    run->add_option("--build-dir", run_opts.build_dir, "Firmware build cache folder");
+    run->add_option("--build-dir", run_opts.build_dir, "Firmware build cache folder")->type_name("DIR");
     run->add_option("--config", run_opts.config_path, "Device description YAML (default: bundled MAX78000)")
+        ->type_name("FILE")
         ->check(CLI::ExistingFile);
-    run->add_option("--json", run_opts.json_out, "Write a machine-readable result to FILE");
-    run->add_option("--trace-out", run_opts.trace_out, "Record the CPU's accelerator traffic as a trace to FILE");
-    run->add_option("--dump-layers", run_opts.dump_layers_dir, "Write every layer's output to DIR");
+    run->add_option("--json", run_opts.json_out, "Write a machine-readable result to FILE")->type_name("FILE");
+    run->add_option("--trace-out", run_opts.trace_out, "Record the CPU's accelerator traffic as a trace to FILE")
+        ->type_name("FILE");
+    run->add_option("--dump-layers", run_opts.dump_layers_dir, "Write every layer's output to DIR")->type_name("DIR");
     run->add_option("--timeout", run_opts.timeout_ms, "Simulated milliseconds before giving up")
+        ->type_name("MS")
         ->check(CLI::PositiveNumber)
         ->capture_default_str();
     run->add_option("--set", overrides, "Force a register: ADDR=VALUE (repeatable, hex or decimal)")
+        ->type_name("ADDR=VALUE")
         ->allow_extra_args(false);
     run->add_flag("--quiet", run_opts.quiet_console, "Do not copy the firmware console to stdout");
 
     ReplayOptions replay_opts;
     CLI::App* replay = app.add_subcommand("replay", "Execute a bus trace on the virtual board and check it");
-    replay->add_option("TRACE", replay_opts.trace_path, "Trace file (docs/trace-format.md)")->required();
+    replay->add_option("TRACE", replay_opts.trace_path, "Trace file (docs/trace-format.md)")->type_name("TRACE")->required();
     replay->add_option("--config", replay_opts.config_path, "Device description YAML (default: bundled MAX78000)")
+        ->type_name("FILE")
         ->check(CLI::ExistingFile);
 
     try {

@@ -33,6 +33,9 @@ int replay_command(const ReplayOptions& opts) {
     platform.bind_initiator(player.socket, "trace");
     // No CPU on this board: the accelerator's interrupt goes to the player.
     platform.accelerator().on_irq = [&player](bool level) { player.irq(level); };
+    // The player ends the simulation when the trace is done; the kernel's
+    // "stopped by user" note would only clutter stdout.
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     sc_core::sc_start();
 
     const TraceResult& r = player.result();

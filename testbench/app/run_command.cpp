@@ -1,9 +1,185 @@
-// PLACEHOLDER until the firmware runner lands (owned by the CPU/firmware work).
+// `ai8xsim run DIR`: build the generated firmware of DIR, run it on the
+// virtual board, and end with the firmware's own known-answer verdict.
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <spdlog/spdlog.h>
+#include <systemc>
+
+#include "firmware/host/firmware_builder.h"
+#include "testbench/app/platform.h"
+#include "testbench/app/run_console.h"
 #include "testbench/app/run_options.h"
+#include "testbench/app/run_report.h"
+#include "tlm/trace_recorder.h"
+
+namespace fs = std::filesystem;
+
 namespace ai8x {
-int run_command(const RunOptions&) {
-    std::fprintf(stderr, "ai8xsim run: the firmware runner is not built into this version yet\n");
-    return kRunUsageError;
+
+namespace {
+
+// Files the generator writes for the Arm core; a folder without cnn.c/cnn.h
+// is plain firmware (e.g. firmware/examples) and needs only main.c.
+const char* const kGeneratedFiles[] = {"cnn.c", "cnn.h", "weights.h", "sampledata.h", "sampleoutput.h"};
+
+// Empty when DIR can be built, else a message naming what is missing.
+std::string check_vector_dir(const std::string& dir) {
+    if (!fs::is_directory(dir)) return dir + ": no such directory";
+    if (!fs::is_regular_file(fs::path(dir) / "main.c")) return (fs::path(dir) / "main.c").string() + ": missing";
+    bool generated = fs::exists(fs::path(dir) / "cnn.c") || fs::exists(fs::path(dir) / "cnn.h");
+    if (generated)
+        for (const char* f : kGeneratedFiles)
+            if (!fs::is_regular_file(fs::path(dir) / f))
+                return (fs::path(dir) / f).string() + ": missing (generator output is incomplete)";
+    return {};
 }
+
+std::string accelerator_ctl_summary(Accelerator& accel) {
+    std::string s;
+    const auto& q = accel.state().quadrant;
+    for (size_t i = 0; i < q.size(); ++i) s += (i ? ", " : "") + std::string("q") + std::to_string(i) + " " + hex32(q[i].ctl);
+    return "accelerator CTL: " + s + (accel.busy() ? " (busy)" : " (idle)");
+}
+
+}  // namespace
+
+int run_command(const RunOptions& opts) {
+    const auto wall_start = std::chrono::steady_clock::now();
+    if (opts.vector_dir.empty()) {
+        std::fprintf(stderr, "ai8xsim run: give the folder of generated firmware (ai8xsim run DIR); "
+                             "a bundled example is not available yet\n");
+        return kRunUsageError;
+    }
+
+    if (!opts.dump_layers_dir.empty())
+        spdlog::warn("--dump-layers is not implemented by the runner yet; no layer outputs are written");
+
+    DeviceConfig cfg;
+    try {
+        cfg = load_device_config(opts.config_path.empty() ? default_device_config_path() : opts.config_path);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
+        return kRunUsageError;
+    }
+    if (std::string problem = check_vector_dir(opts.vector_dir); !problem.empty()) {
+        std::fprintf(stderr, "ai8xsim run: %s\n", problem.c_str());
+        return kRunUsageError;
+    }
+
+    FirmwareBuild build;
+    try {
+        build = FirmwareBuilder(cfg, opts.build_dir).build(opts.vector_dir);
+    } catch (const BuildError& e) {
+        std::fprintf(stderr, "ai8xsim run: %s\n%s", e.what(), e.compiler_output.c_str());
+        return kRunUsageError;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
+        return kRunUsageError;
+    }
+    if (build.memory_enlarged) {
+        // The image does not fit the silicon's memories: run it on a board with
+        // larger ones rather than refuse a valid test vector.
+        for (auto& r : cfg.cpu_regions) {
+            uint64_t need = r.writable ? build.sram_size : build.flash_size;
+            if (need > r.size) {
+                spdlog::warn("firmware needs {} KiB of {} but {} has {} KiB: simulating a larger {}", need / 1024,
+                             r.name, cfg.name, r.size / 1024, r.name);
+                r.size = need;
+            }
+        }
+    }
+
+    Platform platform(cfg);
+    CortexM4& cpu = platform.add_cpu();
+    Accelerator& accel = platform.accelerator();
+    try {
+        cpu.load_elf(build.elf_path);
+        for (const auto& o : opts.overrides) accel.add_register_override(o.address, o.value);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
+        return kRunUsageError;
+    }
+
+    std::ofstream trace_file;
+    std::unique_ptr<TraceRecorder> recorder;
+    if (!opts.trace_out.empty()) {
+        trace_file.open(opts.trace_out);
+        if (!trace_file) {
+            std::fprintf(stderr, "ai8xsim run: %s: cannot write trace\n", opts.trace_out.c_str());
+            return kRunUsageError;
+        }
+        recorder = std::make_unique<TraceRecorder>(trace_file, "cpu");
+        for (const auto& w : accel.windows()) recorder->add_window(w.base, w.size);
+        platform.bus().add_observer(recorder.get());
+        auto to_cpu = accel.on_irq;
+        TraceRecorder* rec = recorder.get();
+        accel.on_irq = [to_cpu, rec](bool level) {
+            rec->on_irq(level, sc_core::sc_time_stamp());
+            to_cpu(level);
+        };
+    }
+
+    RunConsole console(opts.quiet_console ? nullptr : stdout);
+    std::optional<int> exit_code;
+    SimControl& sim = platform.peripherals().sim_control();
+    sim.on_console = [&](char c) {
+        // Generated fail() spins forever after printing: stop at the verdict.
+        if (console.put(c) == Verdict::kFail) {
+            cpu.halt();
+            sc_core::sc_stop();
+        }
+    };
+    sim.on_exit = [&](int code) {
+        exit_code = code;
+        cpu.halt();
+        sc_core::sc_stop();
+    };
+    cpu.on_error = [](const std::string&) { sc_core::sc_stop(); };
+
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+    const sc_core::sc_time limit(opts.timeout_ms, sc_core::SC_MS);
+    sc_core::sc_start(limit);
+    if (recorder) recorder->flush();
+
+    RunReport report;
+    int rc;
+    if (cpu.error()) {
+        report.error = *cpu.error() + "; " + accelerator_ctl_summary(accel);
+        rc = kRunSimError;
+    } else if (console.verdict() == Verdict::kFail) {
+        rc = kRunFail;
+    } else if (exit_code) {
+        rc = *exit_code == 0 ? kRunPass : kRunFail;
+        if (*exit_code != 0) spdlog::info("firmware exited with code {}", *exit_code);
+    } else {
+        bool starved = sc_core::sc_time_stamp() < limit;
+        report.error = std::string(starved ? "the CPU sleeps and nothing is left to wake it"
+                                           : "no verdict within " + std::to_string(opts.timeout_ms) + " ms of simulated time") +
+                       ": PC " + hex32(cpu.pc()) + " (" + cpu.describe(cpu.pc()) + "); " + accelerator_ctl_summary(accel);
+        rc = kRunSimError;
+    }
+    if (report.error) std::fprintf(stderr, "ai8xsim run: %s\n", report.error->c_str());
+
+    if (!opts.json_out.empty()) {
+        report.result = rc == kRunPass ? "pass" : rc == kRunFail ? "fail" : "error";
+        report.console = console.text();
+        report.cnn_cycles = accel.busy_cycles();
+        for (const auto& l : accel.last_result().layers) report.layers.push_back({l.layer, std::nullopt, l.macs});
+        report.sim_time_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
+        report.cpu_instructions = cpu.instructions();
+        report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        try {
+            write_run_report(report, opts.json_out);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
+            if (rc == kRunPass) rc = kRunSimError;
+        }
+    }
+    return rc;
+}
+
 }  // namespace ai8x

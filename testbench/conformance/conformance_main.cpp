@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -26,10 +27,11 @@ struct Row {
     const VectorInfo* vector = nullptr;
     JobOutcome outcome;
     std::string verdict;                 // PASS, FAIL, TIMEOUT, CRASH, ERROR
-    std::optional<uint64_t> our_cycles;  // "cycles" from ai8xsim's --json output
+    std::optional<uint64_t> our_cycles;  // "cnn_cycles" from ai8xsim's --json output
 };
 
 std::string verdict_of(const JobOutcome& o) {
+    if (o.not_started) return "NOT-RUN";
     if (o.spawn_failed) return "ERROR";
     if (o.timed_out) return "TIMEOUT";
     if (o.signalled) return "CRASH";
@@ -43,7 +45,7 @@ std::optional<uint64_t> read_cycles(const fs::path& json_path) {
     if (!in) return std::nullopt;
     const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
     if (j.is_discarded() || !j.is_object()) return std::nullopt;
-    const auto it = j.find("cycles");
+    const auto it = j.find("cnn_cycles");
     if (it == j.end() || !it->is_number_unsigned()) return std::nullopt;
     return it->get<uint64_t>();
 }
@@ -59,7 +61,7 @@ std::string opt_number(const std::optional<uint64_t>& v) { return v ? std::to_st
 void print_table(const std::vector<Row>& rows) {
     std::size_t w = 6;
     for (const auto& r : rows) w = std::max(w, r.vector->name.size());
-    std::printf("%-*s  %-9s  %-7s  %4s  %8s  %10s  %10s  %6s\n", static_cast<int>(w), "vector", "kind", "verdict",
+    std::printf("%-*s  %-9s  %-7s  %5s  %8s  %10s  %10s  %6s\n", static_cast<int>(w), "vector", "kind", "verdict",
                 "exit", "wall_s", "cycles", "expected", "ratio");
     for (const auto& r : rows) {
         const std::string exit_code =
@@ -70,7 +72,7 @@ void print_table(const std::vector<Row>& rows) {
             std::snprintf(ratio, sizeof ratio, "%.3f",
                           static_cast<double>(*r.our_cycles) / static_cast<double>(*r.vector->expected_cycles));
         }
-        std::printf("%-*s  %-9s  %-7s  %4s  %8.1f  %10s  %10s  %6s\n", static_cast<int>(w), r.vector->name.c_str(),
+        std::printf("%-*s  %-9s  %-7s  %5s  %8.1f  %10s  %10s  %6s\n", static_cast<int>(w), r.vector->name.c_str(),
                     r.vector->kind.c_str(), r.verdict.c_str(), exit_code.c_str(), r.outcome.wall_seconds,
                     opt_number(r.our_cycles).c_str(), opt_number(r.vector->expected_cycles).c_str(), ratio);
     }
@@ -87,12 +89,15 @@ int main(int argc, char* argv[]) {
     std::vector<std::string> kinds;
     unsigned jobs = 2;
     unsigned timeout_s = 600;
+    unsigned budget_min = 0;
     bool allow_fail = false;
 
     CLI::App app{"Runs ai8xsim on every golden vector and reports which ones match the generator's known answers."};
     app.add_option("VECTORS", vectors_dir, "Folder of generator output folders")->capture_default_str();
     app.add_option("-j,--jobs", jobs, "Vectors simulated at the same time")->check(CLI::Range(1u, 64u))->capture_default_str();
     app.add_option("--timeout", timeout_s, "Wall-clock seconds allowed per vector")->check(CLI::Range(1u, 86400u))->capture_default_str();
+    app.add_option("--budget", budget_min, "Start no vector after this many minutes; those left count as failed (0: no limit)")
+        ->type_name("MIN");
     app.add_option("--ai8xsim", ai8xsim, "ai8xsim executable")->check(CLI::ExistingFile)->capture_default_str();
     app.add_option("--filter", name_filter, "Only vectors whose name matches this regular expression");
     app.add_option("--kind", kinds, "Only vectors of these kinds")->check(CLI::IsMember({"plain", "fifo", "streaming"}));
@@ -137,6 +142,8 @@ int main(int argc, char* argv[]) {
         work_dir = tmpl;
     }
     fs::create_directories(work_dir);
+    // Keeps the SystemC banner out of every vector's log.
+    setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
 
     std::vector<Job> job_list;
     for (const auto& r : rows) {
@@ -153,7 +160,9 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "ai8xsim-conformance: %zu vector(s), %u job(s), %u s limit each, logs in %s\n", rows.size(),
                  jobs, timeout_s, work_dir.c_str());
     std::size_t finished = 0;
-    run_jobs(job_list, jobs, std::chrono::seconds(timeout_s), [&](std::size_t i, const JobOutcome& o) {
+    const auto start_deadline = budget_min == 0 ? std::chrono::steady_clock::time_point::max()
+                                                : std::chrono::steady_clock::now() + std::chrono::minutes(budget_min);
+    run_jobs(job_list, jobs, std::chrono::seconds(timeout_s), start_deadline, [&](std::size_t i, const JobOutcome& o) {
         Row& r = rows[i];
         r.outcome = o;
         r.verdict = verdict_of(o);

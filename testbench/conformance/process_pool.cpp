@@ -46,11 +46,17 @@ pid_t spawn(const Job& job) {
 }  // namespace
 
 void run_jobs(const std::vector<Job>& jobs, unsigned parallel, std::chrono::seconds limit,
-              const std::function<void(std::size_t, const JobOutcome&)>& on_done) {
+              Clock::time_point start_deadline, const std::function<void(std::size_t, const JobOutcome&)>& on_done) {
     std::map<pid_t, Running> running;
     std::size_t next = 0;
     while (next < jobs.size() || !running.empty()) {
         while (next < jobs.size() && running.size() < parallel) {
+            if (Clock::now() > start_deadline) {
+                JobOutcome o;
+                o.not_started = true;
+                on_done(next++, o);
+                continue;
+            }
             const pid_t pid = spawn(jobs[next]);
             if (pid < 0) {
                 JobOutcome o;

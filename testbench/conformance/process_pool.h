@@ -21,12 +21,15 @@ struct JobOutcome {
     bool signalled = false;          // died from a signal (crash) without a time-out
     int signal = 0;
     bool spawn_failed = false;
+    bool not_started = false;        // the overall deadline passed before its turn came
     double wall_seconds = 0;
 };
 
-// Runs `jobs` with at most `parallel` at a time. `on_done(index, outcome)` is
-// called as each one finishes, in completion order.
+// Runs `jobs` with at most `parallel` at a time, each killed after `limit`.
+// No job is started after `start_deadline`; those are reported as not_started.
+// `on_done(index, outcome)` is called as each one finishes, in completion order.
 void run_jobs(const std::vector<Job>& jobs, unsigned parallel, std::chrono::seconds limit,
+              std::chrono::steady_clock::time_point start_deadline,
               const std::function<void(std::size_t, const JobOutcome&)>& on_done);
 
 }  // namespace ai8x::conformance

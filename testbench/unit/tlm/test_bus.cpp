@@ -107,7 +107,7 @@ TEST_CASE("bus handles 8/16/32-bit accesses little-endian", "[bus]") {
     CHECK(b.cpu.read(0x2010) == 0x123400efu);
 }
 
-TEST_CASE("first and last byte of a window decode; the bytes beside them do not", "[bus]") {
+TEST_CASE("first and last byte of a window decode, the bytes beside them do not", "[bus]") {
     Bench b;
     tlm::tlm_response_status st;
     CHECK(b.cpu.write(0x2000, 1, 1) == tlm::TLM_OK_RESPONSE);

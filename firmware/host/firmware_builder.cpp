@@ -1,0 +1,202 @@
+#include "firmware/host/firmware_builder.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace ai8x {
+
+namespace {
+
+const char* kFirmwareDir = AI8XSIM_SOURCE_DIR "/firmware";
+
+// Soft float: the core model stacks only the basic exception frame (no lazy
+// FPU state), and nothing in generated firmware needs floating point.
+const std::vector<std::string> kCompileFlags = {
+    "-mcpu=cortex-m4", "-mthumb", "-mfloat-abi=soft", "-O2", "-g", "-std=gnu11",
+    "-ffunction-sections", "-fdata-sections", "--specs=nano.specs", "-nostartfiles", "-Wl,--gc-sections",
+};
+
+std::string read_file(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) throw std::runtime_error(p.string() + ": cannot read");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+struct Fnv1a {
+    uint64_t h = 1469598103934665603ull;
+    void add(const std::string& s) {
+        for (unsigned char c : s) { h ^= c; h *= 1099511628211ull; }
+        h ^= 0xFF; h *= 1099511628211ull;   // separator so "ab"+"c" != "a"+"bc"
+    }
+};
+
+std::vector<fs::path> files_under(const fs::path& dir, const std::string& ext) {
+    std::vector<fs::path> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir))
+        if (e.is_regular_file() && e.path().extension() == ext) out.push_back(e.path());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+std::string shell_quote(const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
+// Runs a command through the shell, returning exit status and combined output.
+int run_tool(const std::string& cmd, std::string& output) {
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    if (!p) throw std::runtime_error("cannot run: " + cmd);
+    std::array<char, 4096> buf;
+    size_t n;
+    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) output.append(buf.data(), n);
+    int status = pclose(p);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+uint64_t overflow_bytes(const std::string& output, const std::string& region) {
+    std::smatch m;
+    std::regex re("region `" + region + "' overflowed by ([0-9]+) bytes");
+    return std::regex_search(output, m, re) ? std::stoull(m[1]) : 0;
+}
+
+uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
+
+}  // namespace
+
+FirmwareBuilder::FirmwareBuilder(const DeviceConfig& cfg, std::string cache_root)
+    : cfg_(cfg), cache_root_(cache_root.empty() ? default_cache_root() : std::move(cache_root)) {}
+
+std::string FirmwareBuilder::default_cache_root() {
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/ai8xsim";
+    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/ai8xsim";
+    return (fs::temp_directory_path() / "ai8xsim-cache").string();
+}
+
+std::vector<std::string> FirmwareBuilder::firmware_sources(const std::string& dir) {
+    std::vector<std::string> out;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const auto name = e.path().filename().string();
+        // The RISC-V core's half of a dual-core project is not Arm code.
+        if (e.is_regular_file() && e.path().extension() == ".c" && name != "main_riscv.c")
+            out.push_back(e.path().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
+    const CpuRegion* flash = nullptr;
+    const CpuRegion* sram = nullptr;
+    for (const auto& r : cfg_.cpu_regions) {
+        if (!r.writable && !flash) flash = &r;
+        if (r.writable && !sram) sram = &r;
+    }
+    if (!flash || !sram)
+        throw std::runtime_error(cfg_.source_path + ": cpu.regions needs one read-only (flash) and one writable (SRAM) region");
+
+    auto sources = firmware_sources(dir);
+    if (sources.empty()) throw std::runtime_error(dir + ": no .c files to build");
+    const fs::path shim = fs::path(kFirmwareDir) / "shim";
+    const fs::path startup = fs::path(kFirmwareDir) / "startup";
+    std::vector<fs::path> support = files_under(shim, ".c");
+    for (auto& p : files_under(startup, ".c")) support.push_back(p);
+
+    // Hash every input that can change the image.
+    Fnv1a hash;
+    for (const auto& f : kCompileFlags) hash.add(f);
+    hash.add(std::to_string(flash->base) + ":" + std::to_string(flash->size) + ":" + std::to_string(sram->base) + ":" +
+             std::to_string(sram->size));
+    for (const auto& e : fs::directory_iterator(dir))
+        if (e.is_regular_file() && (e.path().extension() == ".c" || e.path().extension() == ".h") &&
+            e.path().filename() != "main_riscv.c") {
+            hash.add(e.path().filename().string());
+            hash.add(read_file(e.path()));
+        }
+    for (const auto& sub : {shim, startup})
+        for (const auto& e : fs::recursive_directory_iterator(sub))
+            if (e.is_regular_file()) { hash.add(e.path().lexically_relative(kFirmwareDir).string()); hash.add(read_file(e.path())); }
+    char key[17];
+    std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(hash.h));
+
+    const fs::path out_dir = fs::path(cache_root_) / (fs::path(dir).lexically_normal().filename().string() + "-" + key);
+    const fs::path elf = out_dir / "firmware.elf";
+    const fs::path layout_file = out_dir / "layout.txt";
+
+    FirmwareBuild result;
+    result.elf_path = elf.string();
+    if (fs::exists(elf) && fs::exists(layout_file)) {
+        std::ifstream in(layout_file);
+        in >> result.flash_size >> result.sram_size;
+        if (in) {
+            result.from_cache = true;
+            result.memory_enlarged = result.flash_size > flash->size || result.sram_size > sram->size;
+            spdlog::debug("firmware: using cached {}", elf.string());
+            return result;
+        }
+    }
+    fs::create_directories(out_dir);
+
+    const std::string gcc = std::getenv("AI8XSIM_ARM_GCC") ? std::getenv("AI8XSIM_ARM_GCC") : "arm-none-eabi-gcc";
+    const fs::path tmp_elf = out_dir / ("firmware.elf.tmp" + std::to_string(getpid()));
+    auto link = [&](uint64_t flash_size, uint64_t sram_size, std::string& output) {
+        std::ofstream ld(out_dir / "memory.ld");
+        ld << "/* Generated by ai8xsim from " << cfg_.source_path << " */\nMEMORY\n{\n"
+           << "  FLASH (rx)  : ORIGIN = " << flash->base << ", LENGTH = " << flash_size << "\n"
+           << "  SRAM  (rwx) : ORIGIN = " << sram->base << ", LENGTH = " << sram_size << "\n}\n";
+        ld.close();
+        std::string cmd = shell_quote(gcc);
+        for (const auto& f : kCompileFlags) cmd += " " + f;
+        cmd += " -I" + shell_quote((shim / "include").string()) + " -I" + shell_quote(dir);
+        for (const auto& s : sources) cmd += " " + shell_quote(s);
+        for (const auto& s : support) cmd += " " + shell_quote(s.string());
+        cmd += " -L" + shell_quote(out_dir.string()) + " -T" + shell_quote((startup / "sections.ld").string());
+        cmd += " -o " + shell_quote(tmp_elf.string());
+        return run_tool(cmd, output);
+    };
+
+    uint64_t flash_size = flash->size, sram_size = sram->size;
+    std::string output;
+    int rc = link(flash_size, sram_size, output);
+    if (rc != 0) {
+        // Sample data of some test networks is larger than the silicon's
+        // memories: link again with regions grown to fit, and say so.
+        uint64_t more_flash = overflow_bytes(output, "FLASH"), more_sram = overflow_bytes(output, "SRAM");
+        if (more_flash || more_sram || output.find("SRAM overflow") != std::string::npos) {
+            flash_size = round_up(flash_size + more_flash, 0x10000);
+            sram_size = round_up(sram_size + more_sram + 0x2000, 0x10000);
+            output.clear();
+            rc = link(flash_size, sram_size, output);
+        }
+    }
+    if (rc != 0) {
+        std::error_code ec;
+        fs::remove(tmp_elf, ec);
+        throw BuildError("building the firmware of " + dir + " failed", output);
+    }
+    if (!output.empty()) spdlog::debug("firmware: compiler says:\n{}", output);
+    fs::rename(tmp_elf, elf);
+    std::ofstream(layout_file) << flash_size << " " << sram_size << "\n";
+
+    result.flash_size = flash_size;
+    result.sram_size = sram_size;
+    result.memory_enlarged = flash_size > flash->size || sram_size > sram->size;
+    return result;
+}
+
+}  // namespace ai8x

@@ -1,0 +1,47 @@
+// Builds generated firmware (a generator output folder) together with the
+// board-support shim and startup code into an ELF for the virtual board.
+// Results are cached outside the folder, keyed by a hash of every input, so
+// a folder is compiled once until a source, the shim or a flag changes.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "tlm/device_config.h"
+
+namespace ai8x {
+
+// Compilation or link failed; what() is a summary, compiler_output the tool's text.
+struct BuildError : std::runtime_error {
+    BuildError(const std::string& what, std::string output) : std::runtime_error(what), compiler_output(std::move(output)) {}
+    std::string compiler_output;
+};
+
+struct FirmwareBuild {
+    std::string elf_path;
+    uint64_t flash_size = 0;   // flash/SRAM sizes the image was linked for; larger than the
+    uint64_t sram_size = 0;    // device description's when the sample data needs it
+    bool memory_enlarged = false;
+    bool from_cache = false;
+};
+
+class FirmwareBuilder {
+public:
+    // `cache_root` empty = $XDG_CACHE_HOME/ai8xsim or ~/.cache/ai8xsim.
+    FirmwareBuilder(const DeviceConfig& cfg, std::string cache_root = {});
+
+    // C sources of `dir` that belong to the Arm firmware (sorted; main_riscv.c excluded).
+    static std::vector<std::string> firmware_sources(const std::string& dir);
+    static std::string default_cache_root();
+
+    // Throws BuildError (compiler output attached) or std::runtime_error (I/O).
+    FirmwareBuild build(const std::string& dir);
+
+private:
+    const DeviceConfig& cfg_;
+    std::string cache_root_;
+};
+
+}  // namespace ai8x

@@ -1,0 +1,156 @@
+#include "firmware/host/soc_peripherals.h"
+
+#include <cstring>
+
+#include <spdlog/spdlog.h>
+
+#include "firmware/host/elf_image.h"
+
+namespace ai8x {
+
+namespace {
+// MAX78000 peripheral base addresses (device data sheet / SDK device header).
+constexpr uint64_t kGcrBase = 0x40000000, kGcfrBase = 0x40005800;
+constexpr uint64_t kGpio0Base = 0x40008000, kGpio1Base = 0x40009000, kGpio2Base = 0x40080400;
+constexpr uint64_t kBlockSize = 0x400;
+
+// GCR.PCLKDIV fields of the CNN clock.
+constexpr unsigned kCnnDivPos = 14, kCnnSelPos = 17;
+constexpr uint32_t kCnnDivMask = 0x7, kCnnSelMask = 0x3;
+}  // namespace
+
+SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig& cfg)
+    : sc_module(name), socket("socket"), cfg_(cfg) {
+    socket.register_b_transport(this, &SocPeripherals::b_transport);
+    socket.register_transport_dbg(this, &SocPeripherals::transport_dbg);
+
+    blocks_.push_back(std::make_unique<Block>(Block{kGcrBase, kBlockSize, RegisterFile("GCR", {
+        // name        offset reset       writable
+        {"SYSCTRL",    0x00, 0x00000000, 0xFFFFFFFF},
+        {"RST0",       0x04, 0x00000000, 0xFFFFFFFF},
+        {"CLKCTRL",    0x08, 0x00000000, 0xFFFFFFFF},
+        {"PM",         0x0C, 0x00000000, 0xFFFFFFFF},
+        {"IPLL_CTRL",  0x10, 0x00000000, 0xFFFFFFFF},
+        {"PCLKDIV",    0x18, 0x00000000, 0xFFFFFFFF},
+        {"PCLKDIS0",   0x24, 0xFFFFFFFF, 0xFFFFFFFF},
+        {"MEMCTRL",    0x28, 0x00000000, 0xFFFFFFFF},
+        {"MEMZ",       0x2C, 0x00000000, 0xFFFFFFFF},
+        {"SYSST",      0x40, 0x00000000, 0x00000000},
+        {"RST1",       0x44, 0x00000000, 0xFFFFFFFF},
+        {"PCLKDIS1",   0x48, 0xFFFFFFFF, 0xFFFFFFFF},
+    })}));
+    blocks_.back()->regs.on_write("PCLKDIV", [this](uint32_t v) {
+        pclkdiv_ = v;
+        spdlog::debug("{}: CNN clock {:.3f} MHz", this->name(), cnn_clock_hz() / 1e6);
+        if (on_cnn_clock) on_cnn_clock(cnn_clock_hz());
+    });
+    blocks_.back()->regs.on_write("PCLKDIS0", [this](uint32_t v) {
+        spdlog::debug("{}: CNN peripheral clock {}", this->name(), (v >> 25) & 1 ? "gated" : "running");
+    });
+
+    blocks_.push_back(std::make_unique<Block>(Block{kGcfrBase, kBlockSize, RegisterFile("GCFR", {
+        // name   offset reset writable: one bit per CNN quadrant
+        {"REG0",  0x00, 0x0, 0xF},   // power
+        {"REG1",  0x04, 0x0, 0xF},   // memory mask
+        {"REG2",  0x08, 0xF, 0xF},   // isolation (isolated at reset)
+        {"REG3",  0x0C, 0x0, 0xF},   // reset
+    })}));
+
+    add_gpio("GPIO0", kGpio0Base);
+    add_gpio("GPIO1", kGpio1Base);
+    add_gpio("GPIO2", kGpio2Base);
+}
+
+void SocPeripherals::add_gpio(const std::string& name, uint64_t base) {
+    blocks_.push_back(std::make_unique<Block>(Block{base, kBlockSize, RegisterFile(name, {
+        // name        offset reset writable
+        {"EN0",        0x00, 0xFFFFFFFF, 0xFFFFFFFF},
+        {"EN0_SET",    0x04, 0, 0xFFFFFFFF},
+        {"EN0_CLR",    0x08, 0, 0xFFFFFFFF},
+        {"OUTEN",      0x0C, 0, 0xFFFFFFFF},
+        {"OUTEN_SET",  0x10, 0, 0xFFFFFFFF},
+        {"OUTEN_CLR",  0x14, 0, 0xFFFFFFFF},
+        {"OUT",        0x18, 0, 0xFFFFFFFF},
+        {"OUT_SET",    0x1C, 0, 0xFFFFFFFF},
+        {"OUT_CLR",    0x20, 0, 0xFFFFFFFF},
+        {"IN",         0x24, 0, 0},
+    })}));
+    RegisterFile& r = blocks_.back()->regs;
+    // The *_SET/*_CLR aliases act on their register and read as zero.
+    auto alias = [&r](const char* alias_name, const char* target, bool set) {
+        r.on_write(alias_name, [&r, alias_name, target, set](uint32_t v) {
+            r.value(target) = set ? (r.value(target) | v) : (r.value(target) & ~v);
+            r.value(alias_name) = 0;
+        });
+    };
+    alias("EN0_SET", "EN0", true);
+    alias("EN0_CLR", "EN0", false);
+    alias("OUTEN_SET", "OUTEN", true);
+    alias("OUTEN_CLR", "OUTEN", false);
+    alias("OUT_SET", "OUT", true);
+    alias("OUT_CLR", "OUT", false);
+    // Output pins read back what they drive; nothing external drives inputs.
+    r.on_read("IN", [&r] { return r.value("OUT") & r.value("OUTEN"); });
+}
+
+double SocPeripherals::cnn_clock_hz() const {
+    uint32_t sel = (pclkdiv_ >> kCnnSelPos) & kCnnSelMask;
+    uint32_t div_code = (pclkdiv_ >> kCnnDivPos) & kCnnDivMask;
+    // Divider codes 0..3 divide by 2, 4, 8, 16; code 4 passes the clock through.
+    double divider = div_code >= 4 ? 1.0 : double(2u << div_code);
+    double source = sel == 0 ? cfg_.clocks.pclk_hz : cfg_.clocks.ipo_hz;
+    return source / divider;
+}
+
+uint32_t SocPeripherals::register_value(const std::string& block, const std::string& reg) {
+    for (auto& b : blocks_)
+        if (b->regs.block() == block) return b->regs.value(reg);
+    throw std::logic_error("no peripheral block " + block);
+}
+
+SocPeripherals::Block* SocPeripherals::decode(uint64_t address, unsigned size) {
+    for (auto& b : blocks_)
+        if (address >= b->base && address + size <= b->base + b->size) return b.get();
+    return nullptr;
+}
+
+void SocPeripherals::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    const uint64_t addr = trans.get_address();
+    const unsigned len = trans.get_data_length();
+    if (len > 4 || trans.get_byte_enable_ptr() || trans.get_streaming_width() < len) {
+        spdlog::warn("{}: unsupported access of {} bytes at {}", name(), len, hex32(uint32_t(addr)));
+        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+        return;
+    }
+    uint32_t data = 0;
+    std::memcpy(&data, trans.get_data_ptr(), len);
+    tlm::tlm_response_status status = tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    if (addr >= SimControl::kBase && addr + len <= SimControl::kBase + SimControl::kSize) {
+        status = simctl_.access(trans.get_command(), uint32_t(addr - SimControl::kBase), len, data, delay);
+    } else if (Block* b = decode(addr, len)) {
+        uint32_t off = uint32_t(addr - b->base);
+        bool ok = trans.is_read() ? b->regs.read(off, len, data) : b->regs.write(off, len, data);
+        status = ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    }
+    if (status != tlm::TLM_OK_RESPONSE) {
+        spdlog::warn("{}: {} of {} byte(s) at {}: no such peripheral register", name(),
+                     trans.is_read() ? "read" : "write", len, hex32(uint32_t(addr)));
+    } else if (trans.is_read()) {
+        std::memcpy(trans.get_data_ptr(), &data, len);
+    }
+    trans.set_response_status(status);
+}
+
+unsigned SocPeripherals::transport_dbg(tlm::tlm_generic_payload& trans) {
+    // Debug reads see register values without side effects; writes are refused.
+    if (!trans.is_read() || trans.get_data_length() != 4) return 0;
+    Block* b = decode(trans.get_address(), 4);
+    if (!b) return 0;
+    uint32_t off = uint32_t(trans.get_address() - b->base);
+    uint32_t data = 0;
+    if (!b->regs.read(off, 4, data)) return 0;
+    std::memcpy(trans.get_data_ptr(), &data, 4);
+    return 4;
+}
+
+}  // namespace ai8x

@@ -1,0 +1,53 @@
+// The MAX78000 peripherals generated firmware touches (through the shim),
+// plus the simulation-control device, as one TLM target for the peripheral
+// window. Each block is a register table at its real address; an address no
+// block decodes is answered with an address error (and so becomes a bus fault).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "firmware/host/register_file.h"
+#include "firmware/host/sim_control.h"
+#include "tlm/device_config.h"
+
+namespace ai8x {
+
+class SocPeripherals : public sc_core::sc_module {
+public:
+    tlm_utils::simple_target_socket<SocPeripherals, 32> socket;
+
+    SocPeripherals(sc_core::sc_module_name name, const DeviceConfig& cfg);
+
+    SimControl& sim_control() { return simctl_; }
+    // CNN clock in Hz as selected by GCR.PCLKDIV (source and divider), called
+    // at every write of that register.
+    std::function<void(double hz)> on_cnn_clock;
+    double cnn_clock_hz() const;
+
+    uint32_t register_value(const std::string& block, const std::string& reg);
+
+private:
+    struct Block {
+        uint64_t base, size;
+        RegisterFile regs;
+    };
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    unsigned transport_dbg(tlm::tlm_generic_payload& trans);
+    Block* decode(uint64_t address, unsigned size);
+    void add_gpio(const std::string& name, uint64_t base);
+
+    const DeviceConfig& cfg_;
+    std::vector<std::unique_ptr<Block>> blocks_;
+    SimControl simctl_;
+    uint32_t pclkdiv_ = 0;
+};
+
+}  // namespace ai8x

@@ -1,0 +1,95 @@
+// The CNN accelerator as one TLM target: it decodes every block of the device
+// description (per-quadrant registers and memories, FIFO and AON registers),
+// keeps all state in AcceleratorState, and runs the layer sequencer when the
+// firmware starts the master quadrant: the layer engine computes the results,
+// the accelerator stays busy for the computed number of CNN clock cycles, then
+// sets the completion bits and raises the interrupt line.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "model/accel_state.h"
+#include "model/engine/layer_engine.h"
+#include "tlm/register_bank.h"
+
+namespace ai8x {
+
+class MemoryPort;
+
+// One address block the platform must map to Accelerator::socket.
+struct AddressWindow {
+    std::string name;        // e.g. "q0.regs", "q2.kernel", "fifo"
+    uint64_t base, size;
+    bool is_register_block;  // register blocks and memories have different wait states
+};
+
+class Accelerator : public sc_core::sc_module {
+public:
+    tlm_utils::simple_target_socket<Accelerator, 32> socket;
+
+    SC_HAS_PROCESS(Accelerator);
+    Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg);
+    ~Accelerator() override;
+
+    std::vector<AddressWindow> windows() const;  // every block the platform must map to `socket`
+    AcceleratorState& state() { return state_; }
+
+    std::function<void(bool level)> on_irq;  // CNN interrupt line towards the CPU
+
+    void set_cnn_clock_hz(double hz);        // follows the firmware's CNN clock select/divider
+    double cnn_clock_hz() const { return cnn_clock_hz_; }
+
+    // `run --set ADDR=VALUE`: every later firmware write to the register at
+    // `address` stores `value` instead. Throws std::invalid_argument if no
+    // accelerator register lives at `address`.
+    void add_register_override(uint64_t address, uint32_t value);
+
+    uint64_t busy_cycles() const { return busy_cycles_; }  // CNN clock cycles of the last inference
+    const EngineResult& last_result() const { return last_result_; }
+    bool busy() const { return busy_; }
+
+    // Words the firmware pushed into input FIFO `fifo`, oldest first.
+    const std::vector<uint32_t>& fifo_words(unsigned fifo) const { return fifo_words_.at(fifo); }
+
+private:
+    struct Region {
+        std::string name;
+        uint64_t base, size;
+        RegisterBank* bank;  // exactly one of bank / memory is set
+        MemoryPort* memory;
+    };
+
+    void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    const Region* decode(uint64_t address) const;
+    void build_quadrant(uint32_t q);
+    void on_ctl_write(uint32_t q, uint32_t old_value);
+    void update_irq();
+    void sequencer();
+
+    DeviceConfig cfg_;
+    AcceleratorState state_;
+    std::vector<std::unique_ptr<RegisterBank>> banks_;
+    std::vector<std::unique_ptr<MemoryPort>> memories_;
+    std::vector<Region> regions_;  // sorted by base
+
+    std::vector<uint32_t> fifo_last_written_;
+    std::vector<std::vector<uint32_t>> fifo_words_;
+
+    sc_core::sc_event start_event_;
+    double cnn_clock_hz_;
+    bool busy_ = false;
+    bool irq_level_ = false;
+    uint32_t running_quadrants_ = 0;  // bit q: quadrant q was enabled when the run started
+    uint64_t busy_cycles_ = 0;
+    EngineResult last_result_;
+};
+
+}  // namespace ai8x

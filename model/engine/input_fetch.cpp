@@ -1,0 +1,113 @@
+#include "model/engine/input_fetch.h"
+
+#include <set>
+#include <string>
+
+namespace ai8x {
+
+namespace {
+
+using Plane = std::vector<int8_t>;
+
+// Applies the pooling window (or plain subsampling for a 1x1 window).
+Plane pool_plane(const Plane& in, const LayerConfig& c) {
+    const uint32_t col_stride = c.conv1d ? 1 : c.pool_stride;
+    Plane out(static_cast<std::size_t>(c.pooled_rows) * c.pooled_cols);
+    int8_t window[256];
+    for (uint32_t pr = 0; pr < c.pooled_rows; ++pr) {
+        for (uint32_t pc = 0; pc < c.pooled_cols; ++pc) {
+            std::size_t n = 0;
+            for (uint32_t r = 0; r < c.pool_rows; ++r)
+                for (uint32_t col = 0; col < c.pool_cols; ++col)
+                    window[n++] = in[(pr * c.pool_stride + r) * c.in_cols + pc * col_stride + col];
+            int8_t v = window[0];
+            if (c.pool_enabled)
+                v = c.pool_max ? arith::max_pool(window, n) : arith::avg_pool(window, n, c.pool_rounding);
+            out[pr * c.pooled_cols + pc] = v;
+        }
+    }
+    return out;
+}
+
+Plane combine(const std::vector<Plane>& operands, arith::EltwiseOp op) {
+    Plane out(operands.front().size());
+    int8_t values[16];
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        for (std::size_t o = 0; o < operands.size(); ++o) values[o] = operands[o][k];
+        out[k] = arith::eltwise8(op, values, operands.size());
+    }
+    return out;
+}
+
+}  // namespace
+
+InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c,
+                         std::vector<EngineWarning>& warnings) {
+    const DeviceConfig& dev = state.cfg;
+    InputPlanes result;
+    result.rows = c.pooled_rows;
+    result.cols = c.pooled_cols;
+    result.passes = c.passes;
+    result.planes.resize(c.processors.size());
+
+    const uint32_t pixels = c.in_rows * c.in_cols;
+    const uint32_t words = dev.data_sram.words;
+    if (c.chw_input && (c.passes > 1 || c.operands > 1))
+        warnings.push_back({c.lead_quadrant, c.layer, "LREG_LCTL",
+                            "CHW input combined with multi-pass or element-wise operands is not "
+                            "modelled; reading as single-pass CHW"});
+
+    std::set<uint32_t> hwc_instances;
+    for (std::size_t i = 0; i < c.processors.size(); ++i) {
+        const LayerProcessor& p = c.processors[i];
+        const uint32_t instance = static_cast<uint32_t>(p.global) / dev.processors_per_data_sram;
+        const std::vector<uint32_t>& mem = state.data_sram[instance];
+        const unsigned lane = static_cast<unsigned>(p.local) % dev.processors_per_data_sram;
+        bool out_of_range = false;
+
+        auto read_byte = [&](uint64_t word, unsigned byte) -> int8_t {
+            if (word >= words) {
+                out_of_range = true;
+                return 0;
+            }
+            return static_cast<int8_t>(mem[word] >> (8 * byte));
+        };
+
+        result.planes[i].resize(c.passes);
+        for (uint32_t j = 0; j < c.passes; ++j) {
+            std::vector<Plane> operand_planes(c.operands, Plane(pixels));
+            for (uint32_t o = 0; o < c.operands; ++o) {
+                Plane& raw = operand_planes[o];
+                for (uint32_t px = 0; px < pixels; ++px) {
+                    if (c.chw_input)
+                        raw[px] = read_byte(uint64_t{c.read_base} + px / 4, px % 4);
+                    else
+                        raw[px] = read_byte(uint64_t{c.read_base} +
+                                                (uint64_t{px} * c.passes + j) * c.operands + o,
+                                            lane);
+                }
+            }
+            Plane plane;
+            if (c.operands == 1) {
+                plane = pool_plane(operand_planes[0], c);
+            } else if (c.pool_before_eltwise) {
+                for (auto& op : operand_planes) op = pool_plane(op, c);
+                plane = combine(operand_planes, c.eltwise_op);
+            } else {
+                plane = pool_plane(combine(operand_planes, c.eltwise_op), c);
+            }
+            result.planes[i][j] = std::move(plane);
+        }
+
+        if (c.chw_input) result.word_reads += uint64_t{c.passes} * ((pixels + 3) / 4);
+        else hwc_instances.insert(instance);
+        if (out_of_range)
+            warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
+                                "processor " + std::to_string(p.local) + " reads beyond data memory instance " +
+                                    std::to_string(instance) + " (read pointer " + to_hex(c.read_base) + "); out-of-range words read as 0"});
+    }
+    result.word_reads += uint64_t{hwc_instances.size()} * pixels * c.passes * c.operands;
+    return result;
+}
+
+}  // namespace ai8x

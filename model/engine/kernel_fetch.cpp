@@ -1,0 +1,52 @@
+#include "model/engine/kernel_fetch.h"
+
+#include <string>
+
+namespace ai8x {
+
+LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c,
+                           std::vector<EngineWarning>& warnings) {
+    LayerWeights w;
+    for (std::size_t i = 0; i < c.processors.size(); ++i)
+        if (c.processors[i].mask_enabled) w.processor_index.push_back(static_cast<int>(i));
+    w.outputs = c.channel_positions * c.output_passes;
+    w.processors = static_cast<uint32_t>(w.processor_index.size());
+    w.passes = c.passes;
+    w.taps = c.kernel_rows * c.kernel_cols;
+    w.values.assign(static_cast<std::size_t>(w.outputs) * w.processors * w.passes * w.taps, 0);
+
+    const uint32_t bits = c.weight_bits;
+    const uint32_t slot = c.kernel_slot_bytes;
+    const uint32_t kernel_words = state.cfg.kernel_mem.words;
+    for (uint32_t i = 0; i < w.processors; ++i) {
+        const LayerProcessor& p = c.processors[w.processor_index[i]];
+        const std::vector<KernelWord>& mem = state.kernel[p.global];
+        bool out_of_range = false;
+        for (uint32_t o = 0; o < w.outputs; ++o) {
+            for (uint32_t j = 0; j < w.passes; ++j) {
+                const uint64_t address = c.mask_start + (uint64_t{o} * w.passes + j) * bits;
+                if (address > c.mask_end) continue;
+                const uint64_t first_byte = (address >> 3) * slot + c.oned_start_byte;
+                const int sub_index = static_cast<int>((address & 7) / bits);
+                int8_t* dst = &w.values[((static_cast<std::size_t>(o) * w.processors + i) * w.passes + j) * w.taps];
+                for (uint32_t t = 0; t < w.taps; ++t) {
+                    // Taps are stored last-first in the byte stream.
+                    const uint64_t byte = first_byte + (slot - 1 - t);
+                    const uint64_t word = byte / 9;
+                    if (word >= kernel_words) {
+                        out_of_range = true;
+                        continue;
+                    }
+                    dst[t] = arith::unpack_weight(mem[word][8 - byte % 9], sub_index, c.weight_format);
+                }
+            }
+        }
+        if (out_of_range)
+            warnings.push_back({p.quadrant, c.layer, "LREG_MCNT",
+                                "processor " + std::to_string(p.local) +
+                                    ": mask addresses reach beyond kernel memory; missing weights are 0"});
+    }
+    return w;
+}
+
+}  // namespace ai8x

@@ -1,0 +1,48 @@
+// Kernel memory access: which weight a processor uses for a given output
+// channel, input pass and kernel tap, following the mask address sequence the
+// hardware walks from the mask start to the mask end address.
+//
+// Mask addresses are bit-granular inside a "kernel slot": a slot holds one
+// kernel (9 bytes for 3x3, k bytes for 1-D, 1 byte for 1x1) and has 8 address
+// units, so a q-bit kernel advances the address by q and 8/q narrow kernels share
+// one slot, each in its own q-bit field of every byte. Slots are packed back to
+// back in the 72-bit words in fill order: fill position 0 of a word is
+// KernelWord[8], position 8 is KernelWord[0]. A kernel's taps are filled last
+// tap first, so tap t of a 3x3 kernel sits in KernelWord[t]. The 1-D start
+// field (LREG_ONED[7:4]) offsets the first slot by whole bytes.
+//
+// KernelWord byte order (shared with the bus-side kernel memory protocol):
+// KernelWord[0] is the byte written at word offset +0 bits 7..0, KernelWord[1..4]
+// are offset +4 bits 31..0 (most significant first), KernelWord[5..8] offset +8;
+// in the packed ("mexpress") stream the bytes arrive as KernelWord[0], [1], ... [8].
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/accel_state.h"
+#include "model/engine/layer_config.h"
+
+namespace ai8x {
+
+// Dense weights of one layer: index with at(o, i, j, t).
+struct LayerWeights {
+    uint32_t outputs = 0;      // channel positions x output passes
+    uint32_t processors = 0;   // mask-enabled processors (order of LayerConfig::processors)
+    uint32_t passes = 0;
+    uint32_t taps = 0;         // kernel_rows * kernel_cols
+    std::vector<int8_t> values;
+    std::vector<int> processor_index;  // LayerConfig::processors index of each weight processor
+
+    int8_t at(uint32_t o, uint32_t i, uint32_t j, uint32_t t) const {
+        return values[((static_cast<std::size_t>(o) * processors + i) * passes + j) * taps + t];
+    }
+};
+
+// Decodes the weights of every mask-enabled processor. Addresses beyond the
+// mask end give weight 0 (the hardware stops there); kernel words beyond the
+// memory give weight 0 and one warning per processor.
+LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& cfg,
+                           std::vector<EngineWarning>& warnings);
+
+}  // namespace ai8x

@@ -1,0 +1,40 @@
+// Write-pointer logic: where the value of output channel position t, output
+// pass e and output pixel n lands in data memory.
+//
+// A write pointer is a word address whose low bits select the word inside a
+// data memory instance and whose high bits select the (global) instance. Four
+// output channels share a 32-bit word (byte lane t % 4); every further group of
+// four moves the pointer by the group offset (mask offset register for
+// convolutions, timeslot offset register for passthrough). Pixels advance by
+// the write stride (write-pointer increment from layer control 2), output passes
+// by the multi-pass channel offset. 32-bit outputs use one word per channel.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/accel_state.h"
+#include "model/engine/layer_config.h"
+
+namespace ai8x {
+
+class OutputWriter {
+public:
+    OutputWriter(AcceleratorState& state, const LayerConfig& cfg, std::vector<EngineWarning>& warnings);
+
+    // Writes one 8-bit result into byte lane t % 4 of its word.
+    void write8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t value);
+    // Writes one 32-bit result into its own word.
+    void write32(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int32_t value);
+
+private:
+    bool locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word);
+
+    AcceleratorState& state_;
+    const LayerConfig& cfg_;
+    std::vector<EngineWarning>& warnings_;
+    unsigned word_bits_ = 0;   // log2(words per instance)
+    bool warned_ = false;
+};
+
+}  // namespace ai8x

@@ -1,0 +1,85 @@
+// Bus side of one quadrant's copy of an accelerator memory (data SRAM, TRAM,
+// bias or kernel memory). The port decodes a bus offset into instance, word and
+// byte lane, enforces the access rules, and leaves to the concrete memory how a
+// 32-bit lane group of a slot maps onto the stored word.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <tlm>
+
+#include "model/accel_state.h"
+
+namespace ai8x {
+
+class MemoryPort {
+public:
+    // `base` is the absolute bus address of this quadrant's instance 0, word 0.
+    MemoryPort(std::string name, const ArrayGeometry& geometry, uint32_t quadrant, uint64_t base);
+    virtual ~MemoryPort() = default;
+
+    const std::string& name() const { return name_; }
+    uint64_t base() const { return base_; }
+    // Bytes from instance 0 word 0 to the end of the last instance's last slot.
+    uint64_t span() const;
+
+    // Serves a bus transaction at `offset` bytes from base(). Accepts naturally
+    // aligned 1-, 2- and 4-byte accesses to existing words; answers the rest with
+    // an error response.
+    virtual void transport(tlm::tlm_generic_payload& trans, uint64_t offset);
+
+protected:
+    // 32-bit view of the four bytes at `lane` (0, 4, 8, 12) of a slot.
+    virtual uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned lane) = 0;
+    // Writes the bytes of `value` selected by `byte_mask` into that view.
+    virtual void write_lanes(uint32_t instance, uint32_t word, unsigned lane, uint32_t value, uint32_t byte_mask) = 0;
+
+    uint64_t address_of(uint64_t offset) const { return base_ + offset; }
+
+    std::string name_;
+    ArrayGeometry geo_;
+    uint32_t quadrant_;
+    uint64_t base_;
+};
+
+// Data memory: plain 32-bit words.
+class DataSramPort : public MemoryPort {
+public:
+    DataSramPort(AcceleratorState& state, uint32_t quadrant, uint64_t base);
+
+protected:
+    uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned lane) override;
+    void write_lanes(uint32_t instance, uint32_t word, unsigned lane, uint32_t value, uint32_t byte_mask) override;
+
+private:
+    AcceleratorState& state_;
+};
+
+// TRAM: one 16-bit value per 32-bit slot; the upper half reads 0 and ignores writes.
+class TramPort : public MemoryPort {
+public:
+    TramPort(AcceleratorState& state, uint32_t quadrant, uint64_t base);
+
+protected:
+    uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned lane) override;
+    void write_lanes(uint32_t instance, uint32_t word, unsigned lane, uint32_t value, uint32_t byte_mask) override;
+
+private:
+    AcceleratorState& state_;
+};
+
+// Bias memory: one 8-bit value per 32-bit slot; the upper bytes read 0 and ignore writes.
+class BiasPort : public MemoryPort {
+public:
+    BiasPort(AcceleratorState& state, uint32_t quadrant, uint64_t base);
+
+protected:
+    uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned lane) override;
+    void write_lanes(uint32_t instance, uint32_t word, unsigned lane, uint32_t value, uint32_t byte_mask) override;
+
+private:
+    AcceleratorState& state_;
+};
+
+}  // namespace ai8x

@@ -1,0 +1,31 @@
+// Cycles of a whole inference: the start-up cycles plus every layer the
+// sequencer runs, each timed by TimingModel from its decoded registers.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/accel_state.h"
+#include "model/timing/timing_model.h"
+
+namespace ai8x {
+
+struct TimedLayer {
+    int layer = 0;
+    LayerCycles cycles;
+};
+
+struct InferenceCycles {
+    uint64_t startup = 0;
+    std::vector<TimedLayer> layers;  // layers that decode; the others cost nothing
+
+    uint64_t total() const;
+};
+
+// Times layers 0..REG_LCNT_MAX (of quadrant `master`) over the enabled
+// `quadrants`. Layers that do not decode are left out; the layer engine reports
+// why when it runs them.
+InferenceCycles inference_cycles(const TimingModel& model, const AcceleratorState& state,
+                                 const std::vector<int>& quadrants, int master);
+
+}  // namespace ai8x

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ai8xsim needs to build, test and run firmware.
+# Idempotent: does nothing (not even apt-get update) when all are present.
+set -euo pipefail
+
+packages=(
+  # build tools
+  cmake g++ make pkg-config
+  # simulator libraries
+  libsystemc-dev libyaml-cpp-dev libeigen3-dev libspdlog-dev catch2
+  libcli11-dev nlohmann-json3-dev libunicorn-dev
+  # firmware toolchain for the generated cnn.c/main.c
+  gcc-arm-none-eabi libnewlib-arm-none-eabi
+  # used by the scripts themselves
+  coreutils findutils gzip
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  sudo=(sudo)
+fi
+echo "setup: installing ${missing[*]}"
+"${sudo[@]}" apt-get update
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"

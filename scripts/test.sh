@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Full verification, as CI runs it:
+#   1. Release build, every unit test through ctest;
+#   2. a second build with AddressSanitizer + UndefinedBehaviorSanitizer and
+#      the unit tests again under it;
+#   3. the conformance runner over all golden vectors with the Release build,
+#      and over a small sample with the sanitizer build.
+# Every step runs even if an earlier one failed; the exit code is non-zero if
+# any failed. Usage: scripts/test.sh [VECTORS_DIR]   (or AI8XSIM_VECTORS=...)
+set -uo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+vectors="${1:-${AI8XSIM_VECTORS:-$repo/../shared/vectors}}"
+release="$repo/build/release"
+sanitize="$repo/build/sanitize"
+jobs="$(nproc)"
+# A few vectors of each kind; the sanitizer build is several times slower.
+sanitizer_sample='^(demo-mnist-extrasmall|t-test-conv1d-1|t-test-fifo-hwc|t-test-fifostream-pool-stride)$'
+
+# Every ASan check (leaks included) and every UBSan check aborts the test
+# process on the first finding, so ctest reports it as a failure.
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export SC_COPYRIGHT_MESSAGE=DISABLE
+
+results=()
+failed=0
+step() {  # step NAME COMMAND...: runs and records one step
+  local name="$1"; shift
+  local t0=$SECONDS
+  echo
+  echo "=== $name"
+  if "$@"; then
+    results+=("PASS  $name ($((SECONDS - t0)) s)")
+  else
+    results+=("FAIL  $name ($((SECONDS - t0)) s)")
+    failed=1
+  fi
+}
+
+build() {  # build DIR CMAKE-ARGS...
+  local dir="$1"; shift
+  cmake -S "$repo" -B "$dir" "$@" && cmake --build "$dir" -j"$jobs"
+}
+
+unit_tests() {  # unit_tests DIR
+  ctest --test-dir "$1" -j"$jobs" --output-on-failure
+}
+
+"$repo/scripts/setup.sh" || { echo "setup failed: packages are missing"; exit 1; }
+step "release build" build "$release" -DCMAKE_BUILD_TYPE=Release
+step "unit tests (release)" unit_tests "$release"
+step "sanitizer build" build "$sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAI8XSIM_SANITIZE=ON
+step "unit tests (ASan+UBSan)" unit_tests "$sanitize"
+# --budget bounds the whole run: vectors not started in time count as failed.
+step "conformance (release, all vectors)" \
+  "$release/ai8xsim-conformance" "$vectors" -j2 --timeout 300 --budget 30
+step "conformance (ASan+UBSan, sample)" \
+  "$sanitize/ai8xsim-conformance" "$vectors" -j2 --timeout 900 --budget 15 --filter "$sanitizer_sample"
+
+echo
+echo "=== summary"
+printf '%s\n' "${results[@]}"
+exit $failed

@@ -1,0 +1,104 @@
+// SoC peripheral registers as firmware sees them through the bus.
+#include <catch2/catch.hpp>
+
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "firmware/host/soc_peripherals.h"
+#include "firmware/host/system_control_space.h"
+
+using namespace ai8x;
+
+namespace {
+
+struct Master : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<Master, 32> socket{"socket"};
+    explicit Master(sc_core::sc_module_name n) : sc_module(n) {}
+
+    tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, uint32_t& data, unsigned size = 4) {
+        tlm::tlm_generic_payload t;
+        t.set_command(cmd);
+        t.set_address(addr);
+        t.set_data_ptr(reinterpret_cast<unsigned char*>(&data));
+        t.set_data_length(size);
+        t.set_streaming_width(size);
+        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+        socket->b_transport(t, d);
+        return t.get_response_status();
+    }
+    void write(uint64_t addr, uint32_t v) { REQUIRE(access(tlm::TLM_WRITE_COMMAND, addr, v) == tlm::TLM_OK_RESPONSE); }
+    uint32_t read(uint64_t addr) {
+        uint32_t v = 0;
+        REQUIRE(access(tlm::TLM_READ_COMMAND, addr, v) == tlm::TLM_OK_RESPONSE);
+        return v;
+    }
+};
+
+DeviceConfig config() { return load_device_config(default_device_config_path()); }
+
+}  // namespace
+
+TEST_CASE("GCR.PCLKDIV selects the CNN clock source and divider", "[periph][clock]") {
+    DeviceConfig cfg = config();
+    SocPeripherals p("periph", cfg);
+    Master m("m");
+    m.socket.bind(p.socket);
+    std::vector<double> seen;
+    p.on_cnn_clock = [&](double hz) { seen.push_back(hz); };
+
+    const uint64_t pclkdiv = 0x40000018;
+    m.write(pclkdiv, 4u << 14);                 // PCLK, divide by 1
+    m.write(pclkdiv, (1u << 17) | (4u << 14));  // IPO, divide by 1
+    m.write(pclkdiv, (1u << 17) | (2u << 14));  // IPO, divide by 8
+    m.write(pclkdiv, 0);                        // PCLK, divide by 2
+    REQUIRE(seen.size() == 4);
+    CHECK(seen[0] == Approx(cfg.clocks.pclk_hz));
+    CHECK(seen[1] == Approx(cfg.clocks.ipo_hz));
+    CHECK(seen[2] == Approx(cfg.clocks.ipo_hz / 8));
+    CHECK(seen[3] == Approx(cfg.clocks.pclk_hz / 2));
+}
+
+TEST_CASE("GPIO set and clear aliases act on the output register", "[periph][gpio]") {
+    DeviceConfig cfg = config();
+    SocPeripherals p("periph", cfg);
+    Master m("m");
+    m.socket.bind(p.socket);
+    const uint64_t gpio2 = 0x40080400;
+    m.write(gpio2 + 0x1C, 0x24);   // OUT_SET
+    m.write(gpio2 + 0x20, 0x04);   // OUT_CLR
+    CHECK(m.read(gpio2 + 0x18) == 0x20);
+    CHECK(m.read(gpio2 + 0x1C) == 0);   // aliases read as zero
+}
+
+TEST_CASE("unknown peripheral addresses and the simulation-control ID", "[periph]") {
+    DeviceConfig cfg = config();
+    SocPeripherals p("periph", cfg);
+    Master m("m");
+    m.socket.bind(p.socket);
+    uint32_t v = 0;
+    CHECK(m.access(tlm::TLM_READ_COMMAND, 0x40000014, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);   // GCR hole
+    CHECK(m.access(tlm::TLM_READ_COMMAND, 0x4E000000, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    CHECK(m.read(SimControl::kBase + 0x20) == 0x53494D43);
+    std::string out;
+    p.sim_control().on_console = [&](char c) { out += c; };
+    m.write(SimControl::kBase, 'h');
+    m.write(SimControl::kBase, 'i');
+    CHECK(out == "hi");
+}
+
+TEST_CASE("NVIC enable/pending bits and VTOR", "[nvic]") {
+    SystemControlSpace scs(0x10000000);
+    CHECK(scs.vtor() == 0x10000000);
+    CHECK(scs.write(0xD08, 0x20001234));
+    CHECK(scs.vtor() == 0x20001200);   // TBLOFF is bits 31:7
+    CHECK(scs.write(0x100 + 12, 1u << (101 - 96)));   // ISER3: enable IRQ 101
+    CHECK(scs.enabled(101));
+    CHECK_FALSE(scs.next_interrupt());
+    scs.set_pending(101, true);
+    scs.set_pending(7, true);            // pending but not enabled
+    REQUIRE(scs.next_interrupt());
+    CHECK(*scs.next_interrupt() == 101);
+    CHECK(scs.write(0x180 + 12, 1u << 5));   // ICER3
+    CHECK_FALSE(scs.next_interrupt());
+    uint32_t v;
+    CHECK_FALSE(scs.read(0x400, v));
+}

@@ -1,0 +1,79 @@
+// Every golden vector's generated firmware must compile and link unmodified
+// against the shim and startup code.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+#include <sstream>
+
+#include "firmware/host/firmware_builder.h"
+#include "tlm/device_config.h"
+
+using namespace ai8x;
+namespace fs = std::filesystem;
+
+TEST_CASE("the firmware of every golden vector builds", "[builder][vectors]") {
+    const fs::path vectors = fs::path(AI8XSIM_SHARED_DIR) / "vectors";
+    REQUIRE(fs::is_directory(vectors));
+    DeviceConfig cfg = load_device_config(default_device_config_path());
+    FirmwareBuilder builder(cfg, std::string(AI8XSIM_BINARY) + ".fwcache");
+
+    std::vector<fs::path> dirs;
+    for (const auto& e : fs::directory_iterator(vectors))
+        if (e.is_directory()) dirs.push_back(e.path());
+    std::sort(dirs.begin(), dirs.end());
+    REQUIRE(dirs.size() >= 100);
+
+    std::ostringstream failed;
+    size_t failures = 0, enlarged = 0;
+    for (const auto& d : dirs) {
+        try {
+            FirmwareBuild b = builder.build(d.string());
+            if (b.memory_enlarged) ++enlarged;
+            if (!fs::exists(b.elf_path)) throw std::runtime_error("no ELF at " + b.elf_path);
+        } catch (const BuildError& e) {
+            ++failures;
+            failed << d.filename().string() << ": " << e.what() << "\n" << e.compiler_output.substr(0, 2000) << "\n";
+        } catch (const std::exception& e) {
+            ++failures;
+            failed << d.filename().string() << ": " << e.what() << "\n";
+        }
+    }
+    INFO(dirs.size() << " vectors, " << enlarged << " linked with enlarged memories; failures:\n" << failed.str());
+    CHECK(failures == 0);
+}
+
+TEST_CASE("a compiler error is reported with the compiler's message", "[builder]") {
+    const fs::path dir = fs::temp_directory_path() / ("ai8xsim-broken-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "main.c") << "int main(void) { return undefined_thing; }\n";
+    DeviceConfig cfg = load_device_config(default_device_config_path());
+    FirmwareBuilder builder(cfg, (dir / "cache").string());
+    try {
+        builder.build(dir.string());
+        FAIL("build of broken source succeeded");
+    } catch (const BuildError& e) {
+        CHECK(e.compiler_output.find("undefined_thing") != std::string::npos);
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("an unchanged folder is taken from the cache and a changed one is rebuilt", "[builder]") {
+    const fs::path dir = fs::temp_directory_path() / ("ai8xsim-cache-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "main.c") << "int main(void) { return 0; }\n";
+    DeviceConfig cfg = load_device_config(default_device_config_path());
+    FirmwareBuilder builder(cfg, (dir / "cache").string());
+    FirmwareBuild first = builder.build(dir.string());
+    CHECK_FALSE(first.from_cache);
+    FirmwareBuild second = builder.build(dir.string());
+    CHECK(second.from_cache);
+    CHECK(second.elf_path == first.elf_path);
+    std::ofstream(dir / "main.c") << "int main(void) { return 1; }\n";
+    FirmwareBuild third = builder.build(dir.string());
+    CHECK_FALSE(third.from_cache);
+    CHECK(third.elf_path != first.elf_path);
+    fs::remove_all(dir);
+}

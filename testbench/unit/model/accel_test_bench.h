@@ -1,0 +1,60 @@
+// Test helper shared by the accelerator and memory tests: an Accelerator with an
+// initiator socket bound to it and word/byte access helpers.
+#pragma once
+
+#include <cstring>
+
+#include <systemc>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include "model/accelerator.h"
+#include "tlm/device_config.h"
+
+namespace ai8x::test {
+
+inline const DeviceConfig& max78000() {
+    static const DeviceConfig cfg = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78000.yaml");
+    return cfg;
+}
+
+struct AccelBench : sc_core::sc_module {
+    tlm_utils::simple_initiator_socket<AccelBench, 32> init;
+    Accelerator accel;
+
+    explicit AccelBench(sc_core::sc_module_name n = "bench") : sc_module(n), init("init"), accel("accel", max78000()) {
+        init.bind(accel.socket);
+    }
+
+    tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, uint32_t& data, unsigned len) {
+        tlm::tlm_generic_payload t;
+        uint8_t buf[8] = {};
+        std::memcpy(buf, &data, std::min(len, 4u));
+        t.set_command(cmd);
+        t.set_address(addr);
+        t.set_data_ptr(buf);
+        t.set_data_length(len);
+        t.set_streaming_width(len);
+        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+        init->b_transport(t, d);
+        if (cmd == tlm::TLM_READ_COMMAND) {
+            data = 0;
+            std::memcpy(&data, buf, std::min(len, 4u));
+        }
+        return t.get_response_status();
+    }
+    tlm::tlm_response_status write(uint64_t addr, uint32_t v, unsigned len = 4) {
+        return access(tlm::TLM_WRITE_COMMAND, addr, v, len);
+    }
+    uint32_t read(uint64_t addr, unsigned len = 4) {
+        uint32_t v = 0;
+        REQUIRE(access(tlm::TLM_READ_COMMAND, addr, v, len) == tlm::TLM_OK_RESPONSE);
+        return v;
+    }
+    tlm::tlm_response_status read_status(uint64_t addr, unsigned len = 4) {
+        uint32_t v = 0;
+        return access(tlm::TLM_READ_COMMAND, addr, v, len);
+    }
+};
+
+}  // namespace ai8x::test

@@ -1,0 +1,80 @@
+// Golden-vector conformance of the layer engine alone: every vector that uses
+// neither FIFO nor streaming is applied directly to an AcceleratorState, the
+// engine runs all layers, and every word of the generator's known-answer output
+// must match. Set AI8XSIM_VECTOR=<name> to run (and explain) a single vector.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+
+#include "model/engine/layer_engine.h"
+#include "testbench/unit/model/vector_loader.h"
+
+using namespace ai8x;
+
+namespace {
+
+const std::string kVectors = AI8XSIM_SHARED_DIR "/vectors";
+
+struct Outcome {
+    bool pass = false;
+    std::string line;
+};
+
+Outcome run_vector(const DeviceConfig& cfg, const std::string& name, bool verbose) {
+    AcceleratorState state(cfg);
+    const test::GoldenVector vec = test::load_vector(kVectors + "/" + name);
+    test::apply_vector(vec, state);
+    LayerEngine engine(state);
+    const auto start = std::chrono::steady_clock::now();
+    const EngineResult result = engine.run();
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (verbose) {
+        for (const auto& l : result.layers)
+            std::printf("  layer %d: in %ux%u out %ux%u passes %u macs %llu reads %llu writes %llu\n", l.layer,
+                        l.in_rows, l.in_cols, l.out_rows, l.out_cols, l.passes,
+                        static_cast<unsigned long long>(l.macs), static_cast<unsigned long long>(l.input_reads),
+                        static_cast<unsigned long long>(l.output_writes));
+        for (const auto& w : result.warnings)
+            std::printf("  warning: quadrant %d layer %d %s: %s\n", w.quadrant, w.layer, w.reg.c_str(),
+                        w.message.c_str());
+    }
+    const auto mismatch = test::compare_expected(vec, state);
+    char text[256];
+    if (!mismatch) {
+        std::snprintf(text, sizeof text, "PASS %s (%zu layers, %.1f ms)", name.c_str(), result.layers.size(), ms);
+        return {true, text};
+    }
+    std::snprintf(text, sizeof text, "FAIL %s: %zu of %zu words differ, first at 0x%08x expected 0x%08x actual 0x%08x",
+                  name.c_str(), mismatch->mismatching_words, mismatch->total_words, mismatch->address,
+                  mismatch->expected, mismatch->actual);
+    return {false, text};
+}
+
+}  // namespace
+
+TEST_CASE("every plain golden vector is bit-exact when applied directly to the engine", "[engine][vectors]") {
+    const DeviceConfig cfg = load_device_config(default_device_config_path());
+    const char* only = std::getenv("AI8XSIM_VECTOR");
+    const std::vector<std::string> names =
+        only && *only ? std::vector<std::string>{only} : test::plain_vector_names(kVectors);
+    REQUIRE(names.size() >= (only && *only ? 1u : 100u));
+
+    std::size_t passed = 0;
+    std::vector<std::string> failed;
+    for (const auto& name : names) {
+        Outcome o;
+        try {
+            o = run_vector(cfg, name, only != nullptr);
+        } catch (const std::exception& e) {
+            o = {false, "FAIL " + name + ": " + e.what()};
+        }
+        std::printf("%s\n", o.line.c_str());
+        if (o.pass) ++passed;
+        else failed.push_back(name);
+    }
+    std::printf("%zu of %zu plain vectors pass\n", passed, names.size());
+    for (const auto& f : failed) UNSCOPED_INFO("failing: " << f);
+    CHECK(passed == names.size());
+}

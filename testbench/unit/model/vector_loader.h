@@ -1,0 +1,75 @@
+// Test-only loader for the generator's golden vectors: reads a vector folder
+// (cnn.c, weights.h, main.c, sampledata.h, sampleoutput.h) and applies it
+// directly to an AcceleratorState, bypassing CPU and bus, so the layer engine
+// can be checked against the known-answer output on its own.
+//
+// It decodes itself what the firmware would do through the bus: the register
+// writes of cnn_init/cnn_configure/cnn_start, the packed kernel stream written
+// by cnn_load_weights() (bytes in order, nine per 72-bit kernel word), the
+// memcpy_8to32() bias copies and the memcpy32() input copies of load_input().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/accel_state.h"
+
+namespace ai8x::test {
+
+struct RegisterWrite {
+    uint32_t address = 0;
+    uint32_t value = 0;
+    int line = 0;                  // line in cnn.c, for messages
+};
+
+struct ArrayCopy {                 // a memcpy of a named array to the accelerator
+    uint32_t address = 0;
+    std::vector<uint32_t> values;  // one entry per destination word
+};
+
+struct KernelBlock {               // one entry of the KERNELS stream
+    uint32_t address = 0;
+    std::vector<uint8_t> bytes;
+};
+
+struct ExpectedBlock {             // one entry of SAMPLE_OUTPUT
+    uint32_t address = 0;
+    uint32_t mask = 0;
+    std::vector<uint32_t> words;
+};
+
+struct GoldenVector {
+    std::string name;
+    std::string dir;
+    std::vector<RegisterWrite> registers;
+    std::vector<KernelBlock> kernels;
+    std::vector<ArrayCopy> biases;    // values are bytes, one per 32-bit slot
+    std::vector<ArrayCopy> inputs;
+    std::vector<ExpectedBlock> expected;
+};
+
+// Parses a vector folder. Throws std::runtime_error naming the file (and line)
+// when something expected is missing or malformed.
+GoldenVector load_vector(const std::string& dir);
+
+// Writes registers, kernels, bias and input into `state`. Throws
+// std::runtime_error naming the address of anything that does not decode.
+void apply_vector(const GoldenVector& vec, AcceleratorState& state);
+
+// Reads one data-memory word by bus address (nullopt outside data memory).
+std::optional<uint32_t> read_data_word(const AcceleratorState& state, uint32_t address);
+
+struct Mismatch {
+    uint32_t address = 0, expected = 0, actual = 0;
+    std::size_t mismatching_words = 0, total_words = 0;
+};
+
+// Compares every expected word; returns the first mismatch (and counts) if any.
+std::optional<Mismatch> compare_expected(const GoldenVector& vec, const AcceleratorState& state);
+
+// Names of the vectors in INDEX.md that use neither FIFO nor streaming.
+std::vector<std::string> plain_vector_names(const std::string& vectors_dir);
+
+}  // namespace ai8x::test
