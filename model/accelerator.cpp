@@ -9,7 +9,7 @@
 #include "model/memories/memory_port.h"
 #include "model/registers/fifo_registers.h"
 #include "model/registers/quadrant_registers.h"
-#include "model/timing/interim_cycles.h"
+#include "model/timing/inference_cycles.h"
 
 namespace ai8x {
 
@@ -143,7 +143,13 @@ void Accelerator::sequencer() {
             spdlog::error("{}: layer engine failed: {}", name(), e.what());
             last_result_ = EngineResult{};
         }
-        busy_cycles_ = interim_cycles(last_result_);
+        // Time comes from the timing model walking the same registers the engine
+        // decoded; function (above) and time (here) stay independent.
+        std::vector<int> quads;
+        for (uint32_t q = 0; q < cfg_.quadrants; ++q)
+            if (running_quadrants_ & (1u << q)) quads.push_back(int(q));
+        last_timing_ = inference_cycles(TimingModel(cfg_.timing), state_, quads, int(master));
+        busy_cycles_ = std::max<uint64_t>(1, last_timing_.total());
         sc_core::wait(sc_core::sc_time(double(busy_cycles_) / cnn_clock_hz_, sc_core::SC_SEC));
 
         busy_ = false;

@@ -18,6 +18,7 @@
 
 #include "model/accel_state.h"
 #include "model/engine/layer_engine.h"
+#include "model/timing/inference_cycles.h"
 #include "tlm/register_bank.h"
 
 namespace ai8x {
@@ -54,6 +55,7 @@ public:
 
     uint64_t busy_cycles() const { return busy_cycles_; }  // CNN clock cycles of the last inference
     const EngineResult& last_result() const { return last_result_; }
+    const InferenceCycles& last_timing() const { return last_timing_; }  // per-layer cycles of the last inference
     bool busy() const { return busy_; }
 
     // Words the firmware pushed into input FIFO `fifo`, oldest first.
@@ -90,6 +92,7 @@ private:
     uint32_t running_quadrants_ = 0;  // bit q: quadrant q was enabled when the run started
     uint64_t busy_cycles_ = 0;
     EngineResult last_result_;
+    InferenceCycles last_timing_;
 };
 
 }  // namespace ai8x

@@ -45,7 +45,7 @@ constexpr uint32_t kCtlAvgPoolRound = 1u << 13;
 constexpr uint32_t kTransposeFactor = 2;
 
 void warn(std::vector<EngineWarning>& w, int quadrant, int layer, unsigned reg, std::string msg) {
-    w.push_back(EngineWarning{quadrant, layer, layer_reg_name(reg), std::move(msg)});
+    w.push_back(EngineWarning{quadrant, layer, layer_register_name(reg), std::move(msg)});
 }
 
 arith::EltwiseOp eltwise_from_field(uint32_t fn) {
@@ -76,15 +76,6 @@ bool decode_count(uint32_t reg, uint32_t& programmed, uint32_t& pad, uint32_t& d
 }
 
 }  // namespace
-
-const char* layer_reg_name(unsigned kind) {
-    static const char* const names[] = {
-        "LREG_RCNT", "LREG_CCNT", "LREG_ONED", "LREG_PRCNT", "LREG_PCCNT", "LREG_STRIDE",
-        "LREG_WPTR_BASE", "LREG_WPTR_TOFFS", "LREG_WPTR_MOFFS", "LREG_WPTR_CHOFFS",
-        "LREG_RPTR_BASE", "LREG_LCTL", "LREG_MCNT", "LREG_TPTR", "LREG_ENA", "LREG_POST",
-        "LREG_STREAM1", "LREG_STREAM2", "LREG_FMAX", "REG_IFRM", "LREG_LCTL2"};
-    return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "LREG_?";
-}
 
 std::string to_hex(uint64_t value) {
     char text[24];

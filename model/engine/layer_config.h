@@ -18,37 +18,14 @@
 #include "model/accel_state.h"
 #include "model/arith.h"
 #include "model/engine/layer_engine.h"
+#include "model/registers/quadrant_registers.h"
 
 namespace ai8x {
 
-// Index of each per-layer register kind in QuadrantRegisters::lreg.
-enum LayerReg : unsigned {
-    LREG_RCNT = 0,
-    LREG_CCNT = 1,
-    LREG_ONED = 2,
-    LREG_PRCNT = 3,
-    LREG_PCCNT = 4,
-    LREG_STRIDE = 5,
-    LREG_WPTR_BASE = 6,
-    LREG_WPTR_TOFFS = 7,
-    LREG_WPTR_MOFFS = 8,
-    LREG_WPTR_CHOFFS = 9,
-    LREG_RPTR_BASE = 10,
-    LREG_LCTL = 11,
-    LREG_MCNT = 12,
-    LREG_TPTR = 13,
-    LREG_ENA = 14,
-    LREG_POST = 15,
-    LREG_STREAM1 = 16,
-    LREG_STREAM2 = 17,
-    LREG_FMAX = 18,
-    LREG_LCTL2 = 20,
-};
+// Per-layer register kinds (LREG_*) and their names come from the register
+// table in model/registers/quadrant_registers.h, the single source of truth.
 
-// Register name for warnings ("LREG_WPTR_BASE").
-const char* layer_reg_name(unsigned kind);
-
-// "0x1f00"-style text for addresses and pointers in warnings.
+// "0x1f" style text for warnings.
 std::string to_hex(uint64_t value);
 
 // One enabled processor of a layer.

@@ -168,7 +168,12 @@ int run_command(const RunOptions& opts) {
         report.result = rc == kRunPass ? "pass" : rc == kRunFail ? "fail" : "error";
         report.console = console.text();
         report.cnn_cycles = accel.busy_cycles();
-        for (const auto& l : accel.last_result().layers) report.layers.push_back({l.layer, std::nullopt, l.macs});
+        for (const auto& l : accel.last_result().layers) {
+            std::optional<uint64_t> cycles;
+            for (const auto& t : accel.last_timing().layers)
+                if (t.layer == l.layer) cycles = uint64_t(t.cycles.total());
+            report.layers.push_back({l.layer, cycles, l.macs});
+        }
         report.sim_time_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
         report.cpu_instructions = cpu.instructions();
         report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
