@@ -2,11 +2,16 @@
 // neither FIFO nor streaming is applied directly to an AcceleratorState, the
 // engine runs all layers, and every word of the generator's known-answer output
 // must match. Set AI8XSIM_VECTOR=<name> to run (and explain) a single vector.
+// Vectors in testbench/conformance/expected_failures.txt (known open work) must
+// still fail: one that starts passing fails this test until it is delisted.
 #include <catch2/catch.hpp>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
 
 #include "model/engine/layer_engine.h"
 #include "testbench/unit/model/vector_loader.h"
@@ -52,6 +57,20 @@ Outcome run_vector(const DeviceConfig& cfg, const std::string& name, bool verbos
     return {false, text};
 }
 
+// Names listed in the conformance runner's expected-failures file.
+std::set<std::string> expected_failures() {
+    std::ifstream in(AI8XSIM_SOURCE_DIR "/testbench/conformance/expected_failures.txt");
+    REQUIRE(in);
+    std::set<std::string> names;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream words(line.substr(0, line.find('#')));
+        std::string name;
+        if (words >> name) names.insert(name);
+    }
+    return names;
+}
+
 }  // namespace
 
 TEST_CASE("every plain golden vector is bit-exact when applied directly to the engine", "[engine][vectors]") {
@@ -61,8 +80,9 @@ TEST_CASE("every plain golden vector is bit-exact when applied directly to the e
         only && *only ? std::vector<std::string>{only} : test::plain_vector_names(kVectors);
     REQUIRE(names.size() >= (only && *only ? 1u : 100u));
 
-    std::size_t passed = 0;
-    std::vector<std::string> failed;
+    const std::set<std::string> known = expected_failures();
+    std::size_t passed = 0, known_failed = 0;
+    std::vector<std::string> failed, unexpectedly_passed;
     for (const auto& name : names) {
         Outcome o;
         try {
@@ -71,10 +91,17 @@ TEST_CASE("every plain golden vector is bit-exact when applied directly to the e
             o = {false, "FAIL " + name + ": " + e.what()};
         }
         std::printf("%s\n", o.line.c_str());
-        if (o.pass) ++passed;
+        const bool listed = known.count(name) != 0;
+        if (o.pass && listed) unexpectedly_passed.push_back(name);
+        else if (o.pass) ++passed;
+        else if (listed) ++known_failed;
         else failed.push_back(name);
     }
-    std::printf("%zu of %zu plain vectors pass\n", passed, names.size());
+    std::printf("%zu of %zu plain vectors pass, %zu listed as expected failures\n", passed, names.size(),
+                known_failed);
     for (const auto& f : failed) UNSCOPED_INFO("failing: " << f);
-    CHECK(passed == names.size());
+    for (const auto& f : unexpectedly_passed) UNSCOPED_INFO("passes but is listed as an expected failure: " << f);
+    CHECK(failed.empty());
+    CHECK(unexpectedly_passed.empty());
+    CHECK(passed + known_failed == names.size());
 }
