@@ -49,11 +49,10 @@ std::string accelerator_ctl_summary(Accelerator& accel) {
 
 int run_command(const RunOptions& opts) {
     const auto wall_start = std::chrono::steady_clock::now();
-    if (opts.vector_dir.empty()) {
-        std::fprintf(stderr, "ai8xsim run: give the folder of generated firmware (ai8xsim run DIR); "
-                             "a bundled example is not available yet\n");
-        return kRunUsageError;
-    }
+    // Without DIR, run the project's own hand-programmed layer (read-only
+    // source folder; the builder compiles into its cache, not into it).
+    const std::string vector_dir =
+        opts.vector_dir.empty() ? std::string(AI8XSIM_SOURCE_DIR "/firmware/examples/first_layer") : opts.vector_dir;
 
     if (!opts.dump_layers_dir.empty())
         spdlog::warn("--dump-layers is not implemented by the runner yet; no layer outputs are written");
@@ -65,14 +64,14 @@ int run_command(const RunOptions& opts) {
         std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
         return kRunUsageError;
     }
-    if (std::string problem = check_vector_dir(opts.vector_dir); !problem.empty()) {
+    if (std::string problem = check_vector_dir(vector_dir); !problem.empty()) {
         std::fprintf(stderr, "ai8xsim run: %s\n", problem.c_str());
         return kRunUsageError;
     }
 
     FirmwareBuild build;
     try {
-        build = FirmwareBuilder(cfg, opts.build_dir).build(opts.vector_dir);
+        build = FirmwareBuilder(cfg, opts.build_dir).build(vector_dir);
     } catch (const BuildError& e) {
         std::fprintf(stderr, "ai8xsim run: %s\n%s", e.what(), e.compiler_output.c_str());
         return kRunUsageError;
