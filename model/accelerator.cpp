@@ -137,7 +137,9 @@ void Accelerator::sequencer() {
                       state_.quadrant[master].lcnt_max & 0x1f);
 
         try {
-            last_result_ = LayerEngine(state_).run();  // logs its own programming warnings
+            LayerEngine engine(state_);
+            engine.set_capture(capture_layers_);
+            last_result_ = engine.run();  // logs its own programming warnings
         } catch (const std::exception& e) {
             // A model bug must not take the whole simulation down; the firmware still gets its interrupt.
             spdlog::error("{}: layer engine failed: {}", name(), e.what());

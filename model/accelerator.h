@@ -53,6 +53,9 @@ public:
     // accelerator register lives at `address`.
     void add_register_override(uint64_t address, uint32_t value);
 
+    // `run --dump-layers`: keep each layer's output in last_result().outputs.
+    void set_capture_layers(bool on) { capture_layers_ = on; }
+
     uint64_t busy_cycles() const { return busy_cycles_; }  // CNN clock cycles of the last inference
     const EngineResult& last_result() const { return last_result_; }
     const InferenceCycles& last_timing() const { return last_timing_; }  // per-layer cycles of the last inference
@@ -92,6 +95,7 @@ private:
     uint32_t running_quadrants_ = 0;  // bit q: quadrant q was enabled when the run started
     uint64_t busy_cycles_ = 0;
     EngineResult last_result_;
+    bool capture_layers_ = false;
     InferenceCycles last_timing_;
 };
 

@@ -27,6 +27,70 @@ std::vector<int> enabled_quadrants(const AcceleratorState& state) {
     return q;
 }
 
+// Reads the layer's output from the places compute_convolution wrote it:
+// channel o sits at position o % channel_positions of output pass o / channel_positions.
+LayerOutput read_back(const LayerConfig& cfg, uint32_t outputs, const LayerStats& stats, OutputWriter& writer) {
+    LayerOutput out;
+    out.layer = cfg.layer;
+    out.channels = outputs;
+    out.rows = stats.out_rows;
+    out.cols = stats.out_cols;
+    const uint64_t pixels = uint64_t{out.rows} * out.cols;
+    out.values.reserve(pixels * outputs);
+    for (uint32_t o = 0; o < outputs; ++o) {
+        const uint32_t t = o % cfg.channel_positions;
+        const uint64_t pass_offset = uint64_t{o / cfg.channel_positions} * cfg.write_pass_offset;
+        for (uint64_t n = 0; n < pixels; ++n) {
+            const uint64_t offset = n * cfg.write_stride + pass_offset;
+            int64_t v = 0;
+            if (cfg.wide_output) {
+                int32_t w = 0;
+                if (writer.read32(cfg.lead_quadrant, cfg.write_base, t, offset, w)) v = w;
+            } else {
+                int8_t b = 0;
+                if (writer.read8(cfg.lead_quadrant, cfg.write_base, t, offset, b)) v = b;
+            }
+            out.values.push_back(v);
+        }
+    }
+    return out;
+}
+
+// Passthrough layers follow compute_passthrough: processor i
+// (in enabled order) writes at its rank within its quadrant; pass j of pixel n
+// lands at word (n * passes + j) * stride. Channel number = j * processors + i.
+LayerOutput read_back_passthrough(const LayerConfig& cfg, uint32_t passes, const LayerStats& stats,
+                                  OutputWriter& writer) {
+    LayerOutput out;
+    out.layer = cfg.layer;
+    const uint32_t procs = static_cast<uint32_t>(cfg.processors.size());
+    out.channels = procs * passes;
+    out.rows = stats.out_rows;
+    out.cols = stats.out_cols;
+    const uint64_t pixels = uint64_t{out.rows} * out.cols;
+    out.values.assign(pixels * out.channels, 0);
+    std::vector<uint32_t> rank(cfg.quadrant_write_base.size(), 0);
+    for (uint32_t i = 0; i < procs; ++i) {
+        const LayerProcessor& p = cfg.processors[i];
+        const uint32_t t = rank[p.quadrant]++;
+        const uint32_t base = cfg.quadrant_write_base[p.quadrant];
+        for (uint32_t j = 0; j < passes; ++j) {
+            int64_t* dst = &out.values[(uint64_t{j} * procs + i) * pixels];
+            for (uint64_t n = 0; n < pixels; ++n) {
+                const uint64_t offset = (n * passes + j) * cfg.write_stride;
+                if (cfg.wide_output) {
+                    int32_t w = 0;
+                    if (writer.read32(p.quadrant, base, t, offset * 4, w)) dst[n] = w;
+                } else {
+                    int8_t b = 0;
+                    if (writer.read8(p.quadrant, base, t, offset, b)) dst[n] = b;
+                }
+            }
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 LayerEngine::LayerEngine(AcceleratorState& state) : state_(state) {}
@@ -50,6 +114,7 @@ EngineResult LayerEngine::run() {
                                        " invalid; nothing computed"});
         return result;
     }
+    captured_ = capture_ ? &result.outputs : nullptr;
     for (uint32_t layer = first; layer <= last; ++layer)
         result.layers.push_back(run_layer(static_cast<int>(layer), result.warnings));
     for (const auto& w : result.warnings)
@@ -88,8 +153,10 @@ LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warning
     if (cfg->convolution) {
         const LayerWeights weights = fetch_weights(state_, *cfg, warnings);
         compute_convolution(state_, *cfg, input, weights, writer, stats, warnings);
+        if (captured_) captured_->push_back(read_back(*cfg, weights.outputs, stats, writer));
     } else {
         compute_passthrough(*cfg, input, writer, stats);
+        if (captured_) captured_->push_back(read_back_passthrough(*cfg, input.passes, stats, writer));
     }
     return stats;
 }

@@ -34,8 +34,17 @@ struct LayerStats {
     bool streaming = false;
 };
 
+// One layer's output as (channel, row, column) values, read back from data
+// memory right after the layer ran (later layers may overwrite it).
+struct LayerOutput {
+    int layer = 0;
+    uint32_t channels = 0, rows = 0, cols = 0;
+    std::vector<int64_t> values;  // channel-major, then row, then column
+};
+
 struct EngineResult {
     std::vector<LayerStats> layers;
+    std::vector<LayerOutput> outputs;  // only when capture is on
     std::vector<EngineWarning> warnings;
 };
 
@@ -50,8 +59,13 @@ public:
     // Runs a single layer (used by the sequencer when it interleaves work with time).
     LayerStats run_layer(int layer, std::vector<EngineWarning>& warnings);
 
+    // When on, run() also records each layer's output (for --dump-layers).
+    void set_capture(bool on) { capture_ = on; }
+
 private:
     AcceleratorState& state_;
+    bool capture_ = false;
+    std::vector<LayerOutput>* captured_ = nullptr;  // set during run() when capturing
 };
 
 }  // namespace ai8x

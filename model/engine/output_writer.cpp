@@ -39,4 +39,18 @@ void OutputWriter::write32(int quadrant, uint32_t base, uint32_t t, uint64_t wor
     *word = static_cast<uint32_t>(value);
 }
 
+bool OutputWriter::read8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t& value) {
+    uint32_t* word = nullptr;
+    if (!locate(quadrant, base, t, word_offset, word)) return false;
+    value = static_cast<int8_t>((*word >> (8 * (t % 4))) & 0xffu);
+    return true;
+}
+
+bool OutputWriter::read32(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int32_t& value) {
+    uint32_t* word = nullptr;
+    if (!locate(quadrant, base, t, word_offset + t % 4, word)) return false;
+    value = static_cast<int32_t>(*word);
+    return true;
+}
+
 }  // namespace ai8x

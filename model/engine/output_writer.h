@@ -26,6 +26,10 @@ public:
     void write8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t value);
     // Writes one 32-bit result into its own word.
     void write32(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int32_t value);
+    // Reads back what write8/write32 stored at the same place (for layer dumps);
+    // false when the place lies outside data memory.
+    bool read8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t& value);
+    bool read32(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int32_t& value);
 
 private:
     bool locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word);

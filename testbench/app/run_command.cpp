@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "firmware/host/firmware_builder.h"
+#include "testbench/app/layer_dump.h"
 #include "testbench/app/platform.h"
 #include "testbench/app/run_console.h"
 #include "testbench/app/run_options.h"
@@ -54,9 +55,6 @@ int run_command(const RunOptions& opts) {
     const std::string vector_dir =
         opts.vector_dir.empty() ? std::string(AI8XSIM_SOURCE_DIR "/firmware/examples/first_layer") : opts.vector_dir;
 
-    if (!opts.dump_layers_dir.empty())
-        spdlog::warn("--dump-layers is not implemented by the runner yet; no layer outputs are written");
-
     DeviceConfig cfg;
     try {
         cfg = load_device_config(opts.config_path.empty() ? default_device_config_path() : opts.config_path);
@@ -95,6 +93,7 @@ int run_command(const RunOptions& opts) {
     Platform platform(cfg);
     CortexM4& cpu = platform.add_cpu();
     Accelerator& accel = platform.accelerator();
+    accel.set_capture_layers(!opts.dump_layers_dir.empty());
     try {
         cpu.load_elf(build.elf_path);
         for (const auto& o : opts.overrides) accel.add_register_override(o.address, o.value);
@@ -162,6 +161,16 @@ int run_command(const RunOptions& opts) {
         rc = kRunSimError;
     }
     if (report.error) std::fprintf(stderr, "ai8xsim run: %s\n", report.error->c_str());
+
+    if (!opts.dump_layers_dir.empty()) {
+        try {
+            write_layer_dumps(accel.last_result().outputs, opts.dump_layers_dir);
+            spdlog::info("wrote {} layer dumps to {}", accel.last_result().outputs.size(), opts.dump_layers_dir);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
+            if (rc == kRunPass) rc = kRunSimError;
+        }
+    }
 
     if (!opts.json_out.empty()) {
         report.result = rc == kRunPass ? "pass" : rc == kRunFail ? "fail" : "error";
