@@ -29,6 +29,11 @@ bool read_gzip(const fs::path& path, std::string& text) {
 
 }  // namespace
 
+// The tool links the simulator library (for the dump reader and the log
+// parser), which pulls in libsystemc; that library references sc_main even
+// though this program never starts a simulation.
+int sc_main(int, char**) { return 2; }
+
 int main(int argc, char** argv) {
     if (argc != 3) {
         std::fprintf(stderr, "usage: ai8xsim-layer-diff OUTDIR VECTOR_DIR\n");
