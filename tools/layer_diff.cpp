@@ -32,7 +32,7 @@ bool read_gzip(const fs::path& path, std::string& text) {
 // The tool links the simulator library (for the dump reader and the log
 // parser), which pulls in libsystemc; that library references sc_main even
 // though this program never starts a simulation.
-int sc_main(int, char**) { return 2; }
+extern "C" int sc_main(int, char**) { return 2; }
 
 int main(int argc, char** argv) {
     if (argc != 3) {
