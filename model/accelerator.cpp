@@ -52,9 +52,12 @@ void Accelerator::build_quadrant(uint32_t q) {
         memories_.push_back(std::move(m));
     };
     const auto base_of = [q](const ArrayGeometry& g) { return g.base + q * g.quadrant_stride; };
-    add_memory(std::make_unique<DataSramPort>(state_, q, base_of(cfg_.data_sram)));
-    add_memory(std::make_unique<TramPort>(state_, q, base_of(cfg_.tram)));
-    add_memory(std::make_unique<BiasPort>(state_, q, base_of(cfg_.bias_mem)));
+    add_memory(std::make_unique<SlotArrayPort<uint32_t>>(state_, q, base_of(cfg_.data_sram), "data_sram",
+                                                         cfg_.data_sram, &AcceleratorState::data_sram));
+    add_memory(std::make_unique<SlotArrayPort<uint16_t>>(state_, q, base_of(cfg_.tram), "tram", cfg_.tram,
+                                                         &AcceleratorState::tram));
+    add_memory(std::make_unique<SlotArrayPort<uint8_t>>(state_, q, base_of(cfg_.bias_mem), "bias", cfg_.bias_mem,
+                                                        &AcceleratorState::bias));
     add_memory(std::make_unique<KernelMemoryPort>(state_, q, base_of(cfg_.kernel_mem), state_.quadrant[q].ctl));
 }
 

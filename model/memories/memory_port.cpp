@@ -47,44 +47,4 @@ void MemoryPort::transport(tlm::tlm_generic_payload& trans, uint64_t offset) {
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-namespace {
-uint32_t merge(uint32_t old, uint32_t value, uint32_t mask) { return (old & ~mask) | (value & mask); }
-}  // namespace
-
-DataSramPort::DataSramPort(AcceleratorState& s, uint32_t q, uint64_t base)
-    : MemoryPort("q" + std::to_string(q) + ".data_sram", s.cfg.data_sram, q, base), state_(s) {}
-
-uint32_t DataSramPort::read_lanes(uint32_t instance, uint32_t word, unsigned) {
-    return state_.data_sram[quadrant_ * geo_.instances_per_quadrant + instance][word];
-}
-
-void DataSramPort::write_lanes(uint32_t instance, uint32_t word, unsigned, uint32_t value, uint32_t mask) {
-    uint32_t& cell = state_.data_sram[quadrant_ * geo_.instances_per_quadrant + instance][word];
-    cell = merge(cell, value, mask);
-}
-
-TramPort::TramPort(AcceleratorState& s, uint32_t q, uint64_t base)
-    : MemoryPort("q" + std::to_string(q) + ".tram", s.cfg.tram, q, base), state_(s) {}
-
-uint32_t TramPort::read_lanes(uint32_t instance, uint32_t word, unsigned) {
-    return state_.tram[quadrant_ * geo_.instances_per_quadrant + instance][word];
-}
-
-void TramPort::write_lanes(uint32_t instance, uint32_t word, unsigned, uint32_t value, uint32_t mask) {
-    uint16_t& cell = state_.tram[quadrant_ * geo_.instances_per_quadrant + instance][word];
-    cell = static_cast<uint16_t>(merge(cell, value, mask) & 0xffffu);
-}
-
-BiasPort::BiasPort(AcceleratorState& s, uint32_t q, uint64_t base)
-    : MemoryPort("q" + std::to_string(q) + ".bias", s.cfg.bias_mem, q, base), state_(s) {}
-
-uint32_t BiasPort::read_lanes(uint32_t instance, uint32_t word, unsigned) {
-    return state_.bias[quadrant_ * geo_.instances_per_quadrant + instance][word];
-}
-
-void BiasPort::write_lanes(uint32_t instance, uint32_t word, unsigned, uint32_t value, uint32_t mask) {
-    uint8_t& cell = state_.bias[quadrant_ * geo_.instances_per_quadrant + instance][word];
-    cell = static_cast<uint8_t>(merge(cell, value, mask) & 0xffu);
-}
-
 }  // namespace ai8x

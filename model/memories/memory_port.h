@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <tlm>
 
@@ -43,43 +44,34 @@ protected:
     uint64_t base_;
 };
 
-// Data memory: plain 32-bit words.
-class DataSramPort : public MemoryPort {
+// Data SRAM (uint32_t), TRAM (uint16_t) and bias memory (uint8_t): one stored
+// value of type T per 32-bit slot. Bytes beyond T's width read 0 and ignore
+// writes, which is what the hardware's narrower arrays show on the bus.
+template <typename T>
+class SlotArrayPort : public MemoryPort {
 public:
-    DataSramPort(AcceleratorState& state, uint32_t quadrant, uint64_t base);
+    using Storage = std::vector<std::vector<T>> AcceleratorState::*;
+
+    // `kind` names the array in messages ("q1.tram"); `storage` selects it in the state.
+    SlotArrayPort(AcceleratorState& state, uint32_t quadrant, uint64_t base, const char* kind,
+                  const ArrayGeometry& geometry, Storage storage)
+        : MemoryPort("q" + std::to_string(quadrant) + "." + kind, geometry, quadrant, base),
+          state_(state), storage_(storage) {}
 
 protected:
-    uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned lane) override;
-    void write_lanes(uint32_t instance, uint32_t word, unsigned lane, uint32_t value, uint32_t byte_mask) override;
+    uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned) override { return cell(instance, word); }
+    void write_lanes(uint32_t instance, uint32_t word, unsigned, uint32_t value, uint32_t byte_mask) override {
+        T& c = cell(instance, word);
+        c = static_cast<T>((uint32_t(c) & ~byte_mask) | (value & byte_mask));
+    }
 
 private:
+    T& cell(uint32_t instance, uint32_t word) {
+        return (state_.*storage_)[quadrant_ * geo_.instances_per_quadrant + instance][word];
+    }
+
     AcceleratorState& state_;
-};
-
-// TRAM: one 16-bit value per 32-bit slot; the upper half reads 0 and ignores writes.
-class TramPort : public MemoryPort {
-public:
-    TramPort(AcceleratorState& state, uint32_t quadrant, uint64_t base);
-
-protected:
-    uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned lane) override;
-    void write_lanes(uint32_t instance, uint32_t word, unsigned lane, uint32_t value, uint32_t byte_mask) override;
-
-private:
-    AcceleratorState& state_;
-};
-
-// Bias memory: one 8-bit value per 32-bit slot; the upper bytes read 0 and ignore writes.
-class BiasPort : public MemoryPort {
-public:
-    BiasPort(AcceleratorState& state, uint32_t quadrant, uint64_t base);
-
-protected:
-    uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned lane) override;
-    void write_lanes(uint32_t instance, uint32_t word, unsigned lane, uint32_t value, uint32_t byte_mask) override;
-
-private:
-    AcceleratorState& state_;
+    Storage storage_;
 };
 
 }  // namespace ai8x
