@@ -14,6 +14,8 @@
 
 namespace fs = std::filesystem;
 
+#include "testbench/unit/test_support.h"
+
 namespace {
 
 struct Outcome {
@@ -34,12 +36,7 @@ struct Scratch {
     }
 };
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using ai8x::test::slurp;
 
 // Runs `ai8xsim ARGS` (ARGS already shell-quoted where needed).
 Outcome ai8xsim(const std::string& args) {

@@ -13,6 +13,8 @@
 
 namespace fs = std::filesystem;
 
+#include "testbench/unit/test_support.h"
+
 namespace {
 
 int run_ai8xsim(const std::string& args, const fs::path& err_file) {
@@ -29,12 +31,7 @@ std::vector<std::string> read_lines(const fs::path& p) {
     return lines;
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using ai8x::test::slurp;
 
 }  // namespace
 

@@ -12,6 +12,8 @@
 
 namespace fs = std::filesystem;
 
+#include "testbench/unit/test_support.h"
+
 namespace {
 
 int run(const std::string& cmd) {
@@ -19,12 +21,7 @@ int run(const std::string& cmd) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using ai8x::test::slurp;
 
 }  // namespace
 

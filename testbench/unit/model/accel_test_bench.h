@@ -8,6 +8,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "model/accelerator.h"
+#include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
 
 namespace ai8x::test {
@@ -26,22 +27,7 @@ struct AccelBench : sc_core::sc_module {
     }
 
     tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, uint32_t& data, unsigned len) {
-        tlm::tlm_generic_payload t;
-        uint8_t buf[8] = {};
-        std::memcpy(buf, &data, std::min(len, 4u));
-        t.set_command(cmd);
-        t.set_address(addr);
-        t.set_data_ptr(buf);
-        t.set_data_length(len);
-        t.set_streaming_width(len);
-        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-        init->b_transport(t, d);
-        if (cmd == tlm::TLM_READ_COMMAND) {
-            data = 0;
-            std::memcpy(&data, buf, std::min(len, 4u));
-        }
-        return t.get_response_status();
+        return blocking_access(init, cmd, addr, data, len);
     }
     tlm::tlm_response_status write(uint64_t addr, uint32_t v, unsigned len = 4) {
         return access(tlm::TLM_WRITE_COMMAND, addr, v, len);

@@ -10,6 +10,7 @@
 
 #include "tlm/ahb_bus.h"
 #include "tlm/memory_target.h"
+#include "testbench/unit/test_support.h"
 
 using namespace ai8x;
 
@@ -26,23 +27,7 @@ struct Initiator : sc_core::sc_module {
 
     tlm::tlm_response_status access(tlm::tlm_command cmd, uint64_t addr, uint32_t& data, unsigned len,
                                     sc_core::sc_time* delay_out = nullptr) {
-        tlm::tlm_generic_payload t;
-        uint8_t buf[4] = {};
-        for (unsigned i = 0; i < len; ++i) buf[i] = uint8_t(data >> (8 * i));
-        t.set_command(cmd);
-        t.set_address(addr);
-        t.set_data_ptr(buf);
-        t.set_data_length(len);
-        t.set_streaming_width(len);
-        t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        socket->b_transport(t, delay);
-        if (cmd == tlm::TLM_READ_COMMAND) {
-            data = 0;
-            for (unsigned i = 0; i < len; ++i) data |= uint32_t(buf[i]) << (8 * i);
-        }
-        if (delay_out) *delay_out = delay;
-        return t.get_response_status();
+        return test::blocking_access(socket, cmd, addr, data, len, delay_out);
     }
     tlm::tlm_response_status write(uint64_t addr, uint32_t v, unsigned len = 4) {
         return access(tlm::TLM_WRITE_COMMAND, addr, v, len);
