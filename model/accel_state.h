@@ -43,6 +43,15 @@ struct AcceleratorState {
     // Bias memory: [quadrant][entry] (8-bit values).
     std::vector<std::vector<uint8_t>> bias;
 
+    // Which words have ever been written since reset (1 = written), for the
+    // misprogramming warnings: data words by the CPU or a layer's output,
+    // kernel words by either kernel loading protocol. Same shape as
+    // data_sram / kernel.
+    std::vector<std::vector<uint8_t>> data_written;
+    std::vector<std::vector<uint8_t>> kernel_written;
+    // Bias entries written by the CPU, for the memory occupancy in run reports.
+    std::vector<std::vector<uint8_t>> bias_written;
+
     std::vector<QuadrantRegisters> quadrant;
 
     // FIFO and always-on registers.

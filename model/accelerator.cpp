@@ -9,23 +9,36 @@
 #include "model/memories/memory_port.h"
 #include "model/registers/fifo_registers.h"
 #include "model/registers/quadrant_registers.h"
+#include "model/stream/stream_session.h"
 #include "model/timing/inference_cycles.h"
 
 namespace ai8x {
 
 Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
-    : sc_module(name), socket("socket"), cfg_(cfg), state_(cfg_), cnn_clock_hz_(cfg.clocks.pclk_hz) {
+    : sc_module(name),
+      socket("socket"),
+      cfg_(cfg),
+      state_(cfg_),
+      fifos_(cfg_.fifo_count, cfg_.fifo_depth),
+      cnn_clock_hz_(cfg.clocks.pclk_hz) {
     socket.register_b_transport(this, &Accelerator::b_transport);
 
     for (uint32_t q = 0; q < cfg_.quadrants; ++q) build_quadrant(q);
 
     banks_.push_back(std::make_unique<RegisterBank>("fifo", cfg_.fifo_regs.base));
     add_fifo_registers(*banks_.back(), state_, fifo_last_written_);
-    fifo_words_.assign(cfg_.fifo_count, {});
+    fifo_overflow_warned_.assign(cfg_.fifo_count, false);
     for (uint32_t i = 0; i < cfg_.fifo_count; ++i)
         banks_.back()->find(FIFO_DATA_OFFSET + 4ull * i)->on_write = [this, i](Register& r, uint32_t) {
-            fifo_words_[i].push_back(r.value());
+            on_fifo_write(i, r.value());
         };
+    // Clearing an enable bit empties that FIFO (docs/fifo.md §3).
+    banks_.back()->find(FIFO_CTL_OFFSET)->on_write = [this](Register& r, uint32_t old) {
+        constexpr unsigned kEnableShift = 12;
+        for (uint32_t i = 0; i < cfg_.fifo_count; ++i)
+            if ((old >> (kEnableShift + i) & 1) && !(r.value() >> (kEnableShift + i) & 1)) fifos_.clear(i);
+        update_fifo_status();
+    };
     regions_.push_back({"fifo", cfg_.fifo_regs.base, cfg_.fifo_regs.size, banks_.back().get(), nullptr});
 
     banks_.push_back(std::make_unique<RegisterBank>("aon", cfg_.aon_regs.base));
@@ -53,11 +66,13 @@ void Accelerator::build_quadrant(uint32_t q) {
     };
     const auto base_of = [q](const ArrayGeometry& g) { return g.base + q * g.quadrant_stride; };
     add_memory(std::make_unique<SlotArrayPort<uint32_t>>(state_, q, base_of(cfg_.data_sram), "data_sram",
-                                                         cfg_.data_sram, &AcceleratorState::data_sram));
+                                                         cfg_.data_sram, &AcceleratorState::data_sram,
+                                                         &AcceleratorState::data_written));
     add_memory(std::make_unique<SlotArrayPort<uint16_t>>(state_, q, base_of(cfg_.tram), "tram", cfg_.tram,
                                                          &AcceleratorState::tram));
     add_memory(std::make_unique<SlotArrayPort<uint8_t>>(state_, q, base_of(cfg_.bias_mem), "bias", cfg_.bias_mem,
-                                                        &AcceleratorState::bias));
+                                                        &AcceleratorState::bias,
+                                                        &AcceleratorState::bias_written));
     add_memory(std::make_unique<KernelMemoryPort>(state_, q, base_of(cfg_.kernel_mem), state_.quadrant[q].ctl));
 }
 
@@ -80,6 +95,14 @@ void Accelerator::add_register_override(uint64_t address, uint32_t value) {
     if (!r || !r->bank || !r->bank->set_override(address - r->base, value))
         throw std::invalid_argument(fmt::format("register override: no accelerator register at 0x{:08x}", address));
     spdlog::info("{}: writes to 0x{:08x} will store 0x{:08x}", name(), address, value);
+}
+
+std::vector<uint64_t> Accelerator::unapplied_register_overrides() const {
+    std::vector<uint64_t> addresses;
+    for (const Region& r : regions_)
+        if (r.bank)
+            for (uint64_t offset : r.bank->unapplied_overrides()) addresses.push_back(r.base + offset);
+    return addresses;
 }
 
 const Accelerator::Region* Accelerator::decode(uint64_t address) const {
@@ -139,6 +162,10 @@ void Accelerator::sequencer() {
         spdlog::debug("{}: start, quadrants 0x{:x}, last layer {}", name(), running_quadrants_,
                       state_.quadrant[master].lcnt_max & 0x1f);
 
+        StreamSession session(state_, cfg_.timing);
+        if (session.fifo_mode()) {
+            run_fifo_inference(session);
+        } else {
         try {
             LayerEngine engine(state_);
             engine.set_capture(capture_layers_);
@@ -156,6 +183,7 @@ void Accelerator::sequencer() {
         last_timing_ = inference_cycles(TimingModel(cfg_.timing), state_, quads, int(master));
         busy_cycles_ = std::max<uint64_t>(1, last_timing_.total());
         sc_core::wait(sc_core::sc_time(double(busy_cycles_) / cnn_clock_hz_, sc_core::SC_SEC));
+        }
 
         busy_ = false;
         if (!(state_.quadrant[master].ctl & ctl::kCnnEnable)) {
@@ -167,6 +195,106 @@ void Accelerator::sequencer() {
         spdlog::debug("{}: done after {} CNN cycles", name(), busy_cycles_);
         update_irq();
     }
+}
+
+void Accelerator::update_fifo_status() {
+    // FIFO_STAT is read-only storage kept equal to the live full flags.
+    state_.fifo_stat = fifos_.full_flags();
+}
+
+void Accelerator::on_fifo_write(uint32_t fifo, uint32_t word) {
+    constexpr unsigned kEnableShift = 12;
+    const bool enabled = state_.fifo_ctl >> (kEnableShift + fifo) & 1;
+    const uint64_t address = cfg_.fifo_regs.base + FIFO_DATA_OFFSET + 4ull * fifo;
+    switch (fifos_.push(fifo, word, enabled)) {
+        case InputFifos::Push::Queued:
+            fifo_push_event_.notify(sc_core::SC_ZERO_TIME);
+            break;
+        case InputFifos::Push::DroppedDisabled:
+            spdlog::warn("{}: FIFO {} write at 0x{:08x}: word 0x{:08x} dropped, FIFO_CTL enable bit {} is clear",
+                         name(), fifo, address, word, kEnableShift + fifo);
+            break;
+        case InputFifos::Push::DroppedFull:
+            if (!fifo_overflow_warned_[fifo])
+                spdlog::warn("{}: FIFO {} overflow at 0x{:08x}: word 0x{:08x} dropped, FIFO holds {} of {} words; "
+                             "the firmware must wait for FIFO_STAT bit {} to clear",
+                             name(), fifo, address, word, fifos_.occupancy(fifo), fifos_.depth(), fifo);
+            fifo_overflow_warned_[fifo] = true;
+            break;
+    }
+    update_fifo_status();
+}
+
+void Accelerator::run_fifo_inference(StreamSession& session) {
+    // Time advances in chunks so that SystemC time (and the CPU polling FIFO_STAT)
+    // follows the accelerator without a context switch per scan position.
+    constexpr uint64_t kChunkCycles = 1000;
+    const auto wait_cycles = [this](uint64_t cycles) {
+        if (cycles) sc_core::wait(sc_core::sc_time(double(cycles) / cnn_clock_hz_, sc_core::SC_SEC));
+    };
+    std::fill(fifo_overflow_warned_.begin(), fifo_overflow_warned_.end(), false);
+    const uint32_t enabled = session.enabled_fifos();
+    const auto queued = [&]() -> uint64_t {  // frame positions every enabled FIFO can deliver now
+        uint64_t words = ~uint64_t{0};
+        for (uint32_t i = 0; i < cfg_.fifo_count; ++i)
+            if (enabled >> i & 1) words = std::min<uint64_t>(words, fifos_.occupancy(i));
+        return words == ~uint64_t{0} ? 0 : words;
+    };
+    uint64_t popped = 0, pending = 0, waited = 0;
+    const uint64_t dropped_before = fifos_.dropped_total();
+    bool starving_warned = false;
+    for (;;) {
+        const StreamStep st = session.step(popped + queued());
+        if (popped < session.consumed()) {
+            for (; popped < session.consumed(); ++popped)
+                for (uint32_t i = 0; i < cfg_.fifo_count; ++i)
+                    if (enabled >> i & 1) session.deliver(i, fifos_.pop(i));
+            update_fifo_status();
+        }
+        if (st.kind == StreamStep::Done) break;
+        if (st.kind == StreamStep::Ran) {
+            pending += st.cycles;
+            if (pending >= kChunkCycles) {
+                wait_cycles(pending);
+                waited += pending;
+                pending = 0;
+            }
+            continue;
+        }
+        if (pending) {
+            // Catch up with time first: the CPU may push the missing words meanwhile,
+            // and an event notified while nobody waits is not remembered.
+            wait_cycles(pending);
+            waited += pending;
+            pending = 0;
+            continue;
+        }
+        if (!starving_warned && fifos_.dropped_total() > dropped_before) {
+            // Lost words never arrive: the frame cannot complete (docs/fifo.md §8).
+            spdlog::warn("{}: waiting for FIFO word {} of {} (REG_IFRM) after {} words were dropped; "
+                         "the inference cannot complete", name(), st.need_word, session.frame_words(),
+                         fifos_.dropped_total() - dropped_before);
+            starving_warned = true;
+        }
+        const sc_core::sc_time t0 = sc_core::sc_time_stamp();
+        spdlog::trace("{}: waiting for FIFO word {} of {}", name(), st.need_word, session.frame_words());
+        sc_core::wait(fifo_push_event_);  // no timeout: the run's time limit ends a starved frame
+        const uint64_t stall = uint64_t((sc_core::sc_time_stamp() - t0).to_seconds() * cnn_clock_hz_ + 0.5);
+        session.add_stall(stall);
+        waited += stall;
+    }
+    try {
+        last_result_ = session.finish(capture_layers_);
+    } catch (const std::exception& e) {
+        // A model bug must not take the whole simulation down; the firmware still gets its interrupt.
+        spdlog::error("{}: layer engine failed: {}", name(), e.what());
+        last_result_ = EngineResult{};
+    }
+    last_timing_ = session.timing();
+    busy_cycles_ = std::max<uint64_t>(1, session.total_cycles());
+    spdlog::debug("{}: FIFO inference: {} words per FIFO, {} stall cycles, {} CNN cycles in all", name(), popped,
+                  session.scheduler().stall_cycles(), busy_cycles_);
+    wait_cycles(busy_cycles_ > waited ? busy_cycles_ - waited : 0);
 }
 
 }  // namespace ai8x

@@ -18,12 +18,14 @@
 
 #include "model/accel_state.h"
 #include "model/engine/layer_engine.h"
+#include "model/fifo/input_fifos.h"
 #include "model/timing/inference_cycles.h"
 #include "tlm/register_bank.h"
 
 namespace ai8x {
 
 class MemoryPort;
+class StreamSession;
 
 // One address block the platform must map to Accelerator::socket.
 struct AddressWindow {
@@ -52,6 +54,8 @@ public:
     // `address` stores `value` instead. Throws std::invalid_argument if no
     // accelerator register lives at `address`.
     void add_register_override(uint64_t address, uint32_t value);
+    // Addresses given to add_register_override() that no firmware write has hit (run warns).
+    std::vector<uint64_t> unapplied_register_overrides() const;
 
     // `run --dump-layers`: keep each layer's output in last_result().outputs.
     void set_capture_layers(bool on) { capture_layers_ = on; }
@@ -61,8 +65,10 @@ public:
     const InferenceCycles& last_timing() const { return last_timing_; }  // per-layer cycles of the last inference
     bool busy() const { return busy_; }
 
-    // Words the firmware pushed into input FIFO `fifo`, oldest first.
-    const std::vector<uint32_t>& fifo_words(unsigned fifo) const { return fifo_words_.at(fifo); }
+    // Words queued in input FIFO `fifo`, oldest first (the accelerator removes them as it consumes them).
+    std::vector<uint32_t> fifo_words(unsigned fifo) const { return fifos_.contents(fifo); }
+    // Words lost to full or disabled FIFOs since construction (docs/fifo.md §5).
+    uint64_t fifo_dropped_words() const { return fifos_.dropped_total(); }
 
 private:
     struct Region {
@@ -78,6 +84,9 @@ private:
     void on_ctl_write(uint32_t q, uint32_t old_value);
     void update_irq();
     void sequencer();
+    void run_fifo_inference(StreamSession& session);  // FIFO and streaming mode (docs/streaming.md §9.6)
+    void on_fifo_write(uint32_t fifo, uint32_t word);
+    void update_fifo_status();
 
     DeviceConfig cfg_;
     AcceleratorState state_;
@@ -86,7 +95,9 @@ private:
     std::vector<Region> regions_;  // sorted by base
 
     std::vector<uint32_t> fifo_last_written_;
-    std::vector<std::vector<uint32_t>> fifo_words_;
+    InputFifos fifos_;
+    sc_core::sc_event fifo_push_event_;         // a word entered a FIFO
+    std::vector<bool> fifo_overflow_warned_;    // one overflow warning per FIFO and inference
 
     sc_core::sc_event start_event_;
     double cnn_clock_hz_;

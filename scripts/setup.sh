@@ -11,6 +11,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libunicorn-dev
   # firmware toolchain for the generated cnn.c/main.c
   gcc-arm-none-eabi libnewlib-arm-none-eabi
+  # renders `ai8xsim report` pages in the report test (headless screenshot)
+  chromium
   # used by the scripts themselves
   coreutils findutils gzip
 )

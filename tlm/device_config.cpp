@@ -253,6 +253,9 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     c.timing.write_state = r.u32(tm, "timing", "write_state");
     c.timing.flatten_setup = r.u32(tm, "timing", "flatten_setup");
     c.timing.startup = r.u32(tm, "timing", "startup");
+    c.timing.peak_macs_per_processor_cycle = r.u32(tm, "timing", "peak_macs_per_processor_cycle");
+    if (c.timing.peak_macs_per_processor_cycle == 0)
+        r.fail("timing.peak_macs_per_processor_cycle", "must be at least 1", &tm);
     for (const char* flag : {"kernel_offset_preread", "passthrough_pool_double_pass"})
         if (r.u32(tm, "timing", flag) > 1) r.fail(std::string("timing.") + flag, "must be 0 or 1", &tm);
     c.timing.kernel_offset_preread = r.u32(tm, "timing", "kernel_offset_preread") == 1;

@@ -67,6 +67,9 @@ struct AccelTiming {
     uint32_t write_state = 1;       // the write state after a column that produces no output
     uint32_t flatten_setup = 1;     // extra cycle of a layer with the flatten bit set
     uint32_t startup = 1;           // cycles from start until the first layer begins
+    // Peak multiply-accumulates one processor performs per CNN clock (one 3x3
+    // kernel applied to one input word); the denominator of a layer's utilization.
+    uint32_t peak_macs_per_processor_cycle = 9;
     bool kernel_offset_preread = false;     // op-first multi-pass/element-wise layers pre-read by kernel offset
     bool passthrough_pool_double_pass = false;  // pooled passthrough with several output passes reads 2n-1 passes
 };

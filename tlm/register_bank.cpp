@@ -94,6 +94,7 @@ void RegisterBank::transport(tlm::tlm_generic_payload& trans, uint64_t offset) {
         if (auto o = overrides_.find(offset); o != overrides_.end()) {
             spdlog::debug("{}: {} written 0x{:08x}, override stores 0x{:08x}", name_, r->name(), v, o->second);
             v = o->second;
+            applied_overrides_.insert(offset);
         }
         const uint32_t old = r->value();
         r->set(r->def().access == RegAccess::W1C ? old & ~v : v);
@@ -120,6 +121,13 @@ bool RegisterBank::set_override(uint64_t offset, uint32_t value) {
     if (!find(offset)) return false;
     overrides_[offset] = value;
     return true;
+}
+
+std::vector<uint64_t> RegisterBank::unapplied_overrides() const {
+    std::vector<uint64_t> offsets;
+    for (const auto& [offset, value] : overrides_)
+        if (!applied_overrides_.count(offset)) offsets.push_back(offset);
+    return offsets;
 }
 
 void RegisterBank::reset() {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -99,6 +100,9 @@ public:
     // From now on, any bus write to the register at `offset` stores `value` instead of
     // what was written (the write's side effects still run). Returns false if no register.
     bool set_override(uint64_t offset, uint32_t value);
+    // Offsets of overrides that no bus write has hit yet: the user asked to force a
+    // register the firmware never writes, which silently changes nothing.
+    std::vector<uint64_t> unapplied_overrides() const;
 
     void reset();
 
@@ -108,6 +112,7 @@ private:
     std::vector<std::unique_ptr<Register>> regs_;
     std::map<uint64_t, Register*> by_offset_;
     std::map<uint64_t, uint32_t> overrides_;
+    std::set<uint64_t> applied_overrides_;
 };
 
 }  // namespace ai8x

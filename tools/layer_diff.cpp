@@ -9,6 +9,7 @@
 
 #include "model/reference/generator_log.h"
 #include "testbench/app/layer_dump.h"
+#include "testbench/app/layer_fold.h"
 
 namespace fs = std::filesystem;
 
@@ -75,19 +76,21 @@ int main(int argc, char** argv) {
         }
         const auto& want = c.expected;
         // The engine writes every channel position of every output pass; the
-        // log prints only the network's channels, so extra dumped channels are ignored.
-        if (got.channels < uint32_t(want.channels) || got.rows != uint32_t(want.height) ||
-            got.cols != uint32_t(want.width)) {
+        // log prints only the network's channels, so extra dumped channels are
+        // ignored. Layers the generator programs folded are unfolded first.
+        const ai8x::AlignedDump aligned = ai8x::align_dump(got, want);
+        if (!aligned.shape_ok) {
             std::printf("layer %d: MISMATCH shape: expected %s, dump has %ux%ux%u\n", c.layer,
                         want.shape_string().c_str(), got.channels, got.rows, got.cols);
             return kMismatch;
         }
+        if (!aligned.layout.empty()) std::printf("layer %d: comparing %s\n", c.layer, aligned.layout.c_str());
         ++compared;
         for (int ch = 0; ch < want.channels; ++ch)
             for (int r = 0; r < want.height; ++r)
                 for (int x = 0; x < want.width; ++x) {
                     const int64_t e = want.at(ch, r, x);
-                    const int64_t a = got.values[(std::size_t(ch) * got.rows + r) * got.cols + x];
+                    const int64_t a = aligned.values.at(ch, r, x);
                     if (e != a) {
                         std::printf("layer %d: MISMATCH at channel %d row %d column %d: expected %lld, actual %lld\n",
                                     c.layer, ch, r, x, static_cast<long long>(e), static_cast<long long>(a));

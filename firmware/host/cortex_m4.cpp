@@ -423,6 +423,13 @@ bool CortexM4::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned si
     trans.set_byte_enable_ptr(nullptr);
     trans.set_dmi_allowed(false);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    // FIFO pushes and FIFO_STAT polls race with the accelerator draining the FIFOs:
+    // catch up with SystemC time first so they happen at this CPU's own instant.
+    // The accelerator serves them at sc_time_stamp() (FIFO_STAT is live state, not
+    // a timed reply), so a push would land up to one quantum early and a poll
+    // would see a FIFO state up to one quantum old.
+    if (address - cfg_.fifo_regs.base < cfg_.fifo_regs.size && qk_.get_local_time() > sc_core::SC_ZERO_TIME)
+        qk_.sync();
     sc_core::sc_time delay = qk_.get_local_time();
     socket->b_transport(trans, delay);
     qk_.set(delay);

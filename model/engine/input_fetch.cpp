@@ -1,5 +1,6 @@
 #include "model/engine/input_fetch.h"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -39,10 +40,55 @@ Plane combine(const std::vector<Plane>& operands, arith::EltwiseOp op) {
     return out;
 }
 
+int8_t pool_window(const int8_t* window, std::size_t n, const LayerConfig& c) {
+    if (!c.pool_enabled) return window[0];
+    return c.pool_max ? arith::max_pool(window, n) : arith::avg_pool(window, n, c.pool_rounding);
+}
+
+// One (processor, pass) plane of a streaming layer: each pooled position reads
+// its own window through the source at the time of that read, so a pixel
+// shared by two overlapping windows may differ between them, as on hardware.
+Plane stream_plane(const LayerConfig& c, const InputWordSource& source, uint32_t instance, unsigned lane,
+                   uint32_t pass) {
+    const uint32_t col_stride = c.conv1d ? 1 : c.pool_stride;
+    Plane out(static_cast<std::size_t>(c.pooled_rows) * c.pooled_cols);
+    int8_t window[256];
+    int8_t operand_windows[16][256];
+    int8_t values[16];
+    const uint32_t ops = c.operands < 16 ? c.operands : 16;  // the field is four bits wide
+    for (uint32_t pr = 0; pr < c.pooled_rows; ++pr) {
+        for (uint32_t pc = 0; pc < c.pooled_cols; ++pc) {
+            const uint64_t position = uint64_t{pr} * c.pooled_cols + pc;
+            std::size_t n = 0;
+            for (uint32_t r = 0; r < c.pool_rows; ++r) {
+                for (uint32_t col = 0; col < c.pool_cols; ++col, ++n) {
+                    const uint64_t px = uint64_t{pr * c.pool_stride + r} * c.in_cols + pc * col_stride + col;
+                    for (uint32_t o = 0; o < ops; ++o) {
+                        const uint64_t offset = c.chw_input ? px / 4 : (px * c.passes + pass) * c.operands + o;
+                        const unsigned byte = c.chw_input ? static_cast<unsigned>(px % 4) : lane;
+                        values[o] = static_cast<int8_t>(source.word(instance, offset, position) >> (8 * byte));
+                        operand_windows[o][n] = values[o];
+                    }
+                    window[n] = ops == 1 ? values[0] : arith::eltwise8(c.eltwise_op, values, ops);
+                }
+            }
+            int8_t v;
+            if (ops > 1 && c.pool_before_eltwise) {
+                for (uint32_t o = 0; o < ops; ++o) values[o] = pool_window(operand_windows[o], n, c);
+                v = arith::eltwise8(c.eltwise_op, values, ops);
+            } else {
+                v = pool_window(window, n, c);
+            }
+            out[position] = v;
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c,
-                         std::vector<EngineWarning>& warnings) {
+                         std::vector<EngineWarning>& warnings, const InputWordSource* source) {
     const DeviceConfig& dev = state.cfg;
     InputPlanes result;
     result.rows = c.pooled_rows;
@@ -64,21 +110,35 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c,
         const std::vector<uint32_t>& mem = state.data_sram[instance];
         const unsigned lane = static_cast<unsigned>(p.local) % dev.processors_per_data_sram;
         bool out_of_range = false;
+        const std::vector<uint8_t>& written = state.data_written[instance];
+        uint64_t unwritten = 0, first_unwritten = 0;
+        uint32_t current_px = 0;                     // pixel of the read in progress
+        uint32_t first_unwritten_px = pixels;        // lowest pixel that read an unwritten word
+        int64_t last_written_px = -1;                // highest pixel that read a written word
 
         auto read_byte = [&](uint64_t word, unsigned byte) -> int8_t {
             if (word >= words) {
                 out_of_range = true;
                 return 0;
             }
+            if (written[word]) {
+                last_written_px = std::max<int64_t>(last_written_px, current_px);
+            } else {
+                if (unwritten++ == 0) first_unwritten = word;
+                first_unwritten_px = std::min(first_unwritten_px, current_px);
+            }
             return static_cast<int8_t>(mem[word] >> (8 * byte));
         };
 
         result.planes[i].resize(c.passes);
-        for (uint32_t j = 0; j < c.passes; ++j) {
+        for (uint32_t j = 0; j < c.passes && source; ++j)
+            result.planes[i][j] = stream_plane(c, *source, instance, lane, j);
+        for (uint32_t j = 0; j < c.passes && !source; ++j) {
             std::vector<Plane> operand_planes(c.operands, Plane(pixels));
             for (uint32_t o = 0; o < c.operands; ++o) {
                 Plane& raw = operand_planes[o];
                 for (uint32_t px = 0; px < pixels; ++px) {
+                    current_px = px;
                     if (c.chw_input)
                         raw[px] = read_byte(uint64_t{c.read_base} + px / 4, px % 4);
                     else
@@ -101,10 +161,22 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c,
 
         if (c.chw_input) result.word_reads += uint64_t{c.passes} * ((pixels + 3) / 4);
         else hwc_instances.insert(instance);
+        // The generator folds long (dilated) 1-D inputs into rows and leaves the
+        // rest of the last row unloaded; those reads only reach outputs past
+        // the network's, so an unwritten tail shorter than a row is not reported.
+        const bool partial_last_row = last_written_px < int64_t{first_unwritten_px} &&
+                                      pixels - first_unwritten_px < c.in_cols;
+        if (unwritten && !partial_last_row)
+            warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
+                                "processor " + std::to_string(p.local) + " reads data memory instance " +
+                                    std::to_string(instance) + " word " + to_hex(first_unwritten) +
+                                    " that neither the CPU nor a layer wrote (read pointer " + to_hex(c.read_base) + ")",
+                                "unwritten_read", unwritten});
         if (out_of_range)
             warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
                                 "processor " + std::to_string(p.local) + " reads beyond data memory instance " +
-                                    std::to_string(instance) + " (read pointer " + to_hex(c.read_base) + "); out-of-range words read as 0"});
+                                    std::to_string(instance) + " (read pointer " + to_hex(c.read_base) + "); out-of-range words read as 0",
+                                "read_beyond_memory"});
     }
     result.word_reads += uint64_t{hwc_instances.size()} * pixels * c.passes * c.operands;
     return result;

@@ -24,9 +24,23 @@ struct InputPlanes {
     }
 };
 
+// Where a streaming layer's input words come from (docs/streaming.md §4.1): its
+// input ring is smaller than the frame and is rewritten while the layer runs, so
+// what a read returns depends on when it happens. word() returns what data
+// memory instance `instance` holds, at the moment the layer reads pooled
+// position `position` (i * pooled_cols + j), in the slot that unwrapped word
+// `offset` (counted from the layer's read pointer) maps to.
+class InputWordSource {
+public:
+    virtual ~InputWordSource() = default;
+    virtual uint32_t word(uint32_t instance, uint64_t offset, uint64_t position) const = 0;
+};
+
 // Reads, pools and combines the inputs of every processor of `cfg`. Reads that
-// fall outside data memory yield 0 and add one warning per processor.
+// fall outside data memory yield 0 and add one warning per processor. With a
+// `source`, every pooled position reads its window through it instead of data
+// memory (streaming layers).
 InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& cfg,
-                         std::vector<EngineWarning>& warnings);
+                         std::vector<EngineWarning>& warnings, const InputWordSource* source = nullptr);
 
 }  // namespace ai8x

@@ -1,5 +1,7 @@
 #include "model/engine/kernel_fetch.h"
 
+#include <algorithm>
+
 #include <string>
 
 namespace ai8x {
@@ -22,6 +24,9 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c,
         const LayerProcessor& p = c.processors[w.processor_index[i]];
         const std::vector<KernelWord>& mem = state.kernel[p.global];
         bool out_of_range = false;
+        bool any_written = false;  // a kernel word of this layer that some load wrote
+        const std::vector<uint8_t>& written = state.kernel_written[p.global];
+        uint64_t first_word = ~uint64_t{0};
         for (uint32_t o = 0; o < w.outputs; ++o) {
             for (uint32_t j = 0; j < w.passes; ++j) {
                 const uint64_t address = c.mask_start + (uint64_t{o} * w.passes + j) * bits;
@@ -38,13 +43,22 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c,
                         continue;
                     }
                     dst[t] = arith::unpack_weight(mem[word][8 - byte % 9], sub_index, c.weight_format);
+                    any_written = any_written || written[word];
+                    first_word = std::min(first_word, word);
                 }
             }
         }
+        if (!any_written && first_word != ~uint64_t{0})
+            warnings.push_back({p.quadrant, c.layer, "LREG_ENA",
+                                "processor " + std::to_string(p.local) + " is enabled but none of its kernel words from " +
+                                    std::to_string(first_word) + " (mask start " + to_hex(c.mask_start) +
+                                    ") was ever written; it multiplies with zeros",
+                                "processor_without_kernels"});
         if (out_of_range)
             warnings.push_back({p.quadrant, c.layer, "LREG_MCNT",
                                 "processor " + std::to_string(p.local) +
-                                    ": mask addresses reach beyond kernel memory; missing weights are 0"});
+                                    ": mask addresses reach beyond kernel memory; missing weights are 0",
+                                "kernel_beyond_memory"});
     }
     return w;
 }

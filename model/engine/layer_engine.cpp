@@ -93,6 +93,18 @@ LayerOutput read_back_passthrough(const LayerConfig& cfg, uint32_t passes, const
 
 }  // namespace
 
+void merge_warnings(std::vector<EngineWarning>& warnings) {
+    std::vector<EngineWarning> merged;
+    for (EngineWarning& w : warnings) {
+        auto same = std::find_if(merged.begin(), merged.end(), [&](const EngineWarning& m) {
+            return !w.kind.empty() && m.kind == w.kind && m.layer == w.layer && m.reg == w.reg;
+        });
+        if (same != merged.end()) same->count += w.count;
+        else merged.push_back(std::move(w));
+    }
+    warnings = std::move(merged);
+}
+
 LayerEngine::LayerEngine(AcceleratorState& state) : state_(state) {}
 
 EngineResult LayerEngine::run() {
@@ -117,12 +129,17 @@ EngineResult LayerEngine::run() {
     captured_ = capture_ ? &result.outputs : nullptr;
     for (uint32_t layer = first; layer <= last; ++layer)
         result.layers.push_back(run_layer(static_cast<int>(layer), result.warnings));
-    for (const auto& w : result.warnings)
-        spdlog::warn("cnn: quadrant {} layer {} {}: {}", w.quadrant, w.layer, w.reg, w.message);
+    merge_warnings(result.warnings);
+    for (const auto& w : result.warnings) {
+        if (w.count > 1)
+            spdlog::warn("cnn: quadrant {} layer {} {}: {} ({} times)", w.quadrant, w.layer, w.reg, w.message, w.count);
+        else
+            spdlog::warn("cnn: quadrant {} layer {} {}: {}", w.quadrant, w.layer, w.reg, w.message);
+    }
     return result;
 }
 
-LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warnings) {
+LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks) {
     LayerStats stats;
     stats.layer = layer;
     if (layer < 0 || static_cast<uint32_t>(layer) >= state_.cfg.max_layers) {
@@ -142,14 +159,18 @@ LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warning
     stats.in_cols = cfg->programmed_cols;
     stats.passes = cfg->passes;
     const auto& lreg = state_.quadrant[cfg->lead_quadrant].lreg;
-    stats.streaming = lreg[LREG_STREAM1][layer] != 0 || lreg[LREG_STREAM2][layer] != 0;
-    if (stats.streaming)
+    // A layer streams when streaming mode is on and it has an input ring
+    // (docs/streaming.md §2.7); LREG_STREAM1 alone is also FIFO mode's start count.
+    constexpr uint32_t kCtlStreaming = 1u << 14;
+    stats.streaming = (state_.quadrant[cfg->lead_quadrant].ctl & kCtlStreaming) && lreg[LREG_FMAX][layer] != 0;
+    if (stats.streaming && !hooks.input)
         warnings.push_back({cfg->lead_quadrant, layer, "LREG_STREAM1",
                             "streaming layer computed as if all input were in memory"});
 
-    const InputPlanes input = fetch_inputs(state_, *cfg, warnings);
+    const InputPlanes input = fetch_inputs(state_, *cfg, warnings, hooks.input);
     stats.input_reads = input.word_reads;
     OutputWriter writer(state_, *cfg, warnings);
+    writer.set_sink(hooks.output);
     if (cfg->convolution) {
         const LayerWeights weights = fetch_weights(state_, *cfg, warnings);
         compute_convolution(state_, *cfg, input, weights, writer, stats, warnings);

@@ -20,7 +20,15 @@ struct EngineWarning {
     int layer = -1;
     std::string reg;      // register name, e.g. "LREG_WPTR_BASE"
     std::string message;
+    // Warnings with a kind are reported once per (layer, register, kind);
+    // count says how many occurrences were merged into this one.
+    std::string kind;
+    uint64_t count = 1;
 };
+
+// Merges warnings that share (layer, register, kind), keeping the first
+// message and adding up the counts; warnings without a kind stay as they are.
+void merge_warnings(std::vector<EngineWarning>& warnings);
 
 // What one layer did; consumed by the timing model and the reports.
 struct LayerStats {
@@ -42,10 +50,33 @@ struct LayerOutput {
     std::vector<int64_t> values;  // channel-major, then row, then column
 };
 
+// A streaming hazard (docs/streaming.md §6): the first occurrence (layer, bus
+// address of the ring slot, CNN cycle from the start of the chain) and how
+// often that kind occurred in that layer. Found by model/stream/.
+struct StreamHazard {
+    int layer = -1;
+    uint32_t address = 0;
+    uint64_t cycle = 0;
+    std::string kind;     // "read_before_write" (§6.1), "stale_read" / "overrun" (§6.2), "deadlock"
+    uint64_t count = 0;
+    std::string message;
+};
+
 struct EngineResult {
     std::vector<LayerStats> layers;
     std::vector<LayerOutput> outputs;  // only when capture is on
     std::vector<EngineWarning> warnings;
+    std::vector<StreamHazard> hazards;  // streaming inferences only
+};
+
+class InputWordSource;
+class OutputWordSink;
+
+// Redirections of a layer's reads and writes, used by the streaming controller
+// (model/stream/) for layers that read or feed an input ring.
+struct LayerHooks {
+    const InputWordSource* input = nullptr;
+    OutputWordSink* output = nullptr;
 };
 
 class LayerEngine {
@@ -57,7 +88,10 @@ public:
     EngineResult run();
 
     // Runs a single layer (used by the sequencer when it interleaves work with time).
-    LayerStats run_layer(int layer, std::vector<EngineWarning>& warnings);
+    LayerStats run_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks = {});
+
+    // Where run_layer() records layer outputs when called directly (nullptr: nowhere).
+    void set_capture_target(std::vector<LayerOutput>* outputs) { captured_ = outputs; }
 
     // When on, run() also records each layer's output (for --dump-layers).
     void set_capture(bool on) { capture_ = on; }

@@ -4,6 +4,20 @@
 
 namespace ai8x {
 
+namespace {
+// Records a layer's write for the "read of unwritten memory" warning. The
+// streaming ring hands out plain pointers, so the word is found by address.
+void mark_written(AcceleratorState& state, const uint32_t* word) {
+    for (std::size_t i = 0; i < state.data_sram.size(); ++i) {
+        const std::vector<uint32_t>& mem = state.data_sram[i];
+        if (word >= mem.data() && word < mem.data() + mem.size()) {
+            state.data_written[i][static_cast<std::size_t>(word - mem.data())] = 1;
+            return;
+        }
+    }
+}
+}  // namespace
+
 OutputWriter::OutputWriter(AcceleratorState& state, const LayerConfig& cfg,
                            std::vector<EngineWarning>& warnings)
     : state_(state), cfg_(cfg), warnings_(warnings) {
@@ -11,6 +25,22 @@ OutputWriter::OutputWriter(AcceleratorState& state, const LayerConfig& cfg,
 }
 
 bool OutputWriter::locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word) {
+    if (sink_) {
+        // The ring wraps the offset inside the instance; the instance bits stay put.
+        const uint64_t start = base + uint64_t{t / 4} * cfg_.write_group_offset;
+        const uint64_t instance = start >> word_bits_;
+        const uint64_t offset = (start & ((uint64_t{1} << word_bits_) - 1)) + word_offset;
+        word = instance < state_.data_sram.size() ? sink_->word(static_cast<uint32_t>(instance), offset) : nullptr;
+        if (word) return true;
+        if (!warned_)
+            warnings_.push_back({quadrant, cfg_.layer, "LREG_WPTR_BASE",
+                                 "write pointer " + to_hex(start) + " + " + std::to_string(word_offset) +
+                                     " (output channel " + std::to_string(t) +
+                                     ") is outside data memory; further out-of-range writes dropped",
+                                 "write_beyond_memory"});
+        warned_ = true;
+        return false;
+    }
     const uint64_t pointer = base + uint64_t{t / 4} * cfg_.write_group_offset + word_offset;
     const uint64_t instance = pointer >> word_bits_;
     const uint64_t index = pointer & ((uint64_t{1} << word_bits_) - 1);
@@ -18,7 +48,8 @@ bool OutputWriter::locate(int quadrant, uint32_t base, uint32_t t, uint64_t word
         if (!warned_)
             warnings_.push_back({quadrant, cfg_.layer, "LREG_WPTR_BASE",
                                  "write pointer " + to_hex(pointer) + " (output channel " + std::to_string(t) +
-                                     ") is beyond data memory; further out-of-range writes dropped"});
+                                     ") is beyond data memory; further out-of-range writes dropped",
+                                 "write_beyond_memory"});
         warned_ = true;
         return false;
     }
@@ -29,6 +60,7 @@ bool OutputWriter::locate(int quadrant, uint32_t base, uint32_t t, uint64_t word
 void OutputWriter::write8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t value) {
     uint32_t* word = nullptr;
     if (!locate(quadrant, base, t, word_offset, word)) return;
+    mark_written(state_, word);
     const unsigned shift = 8 * (t % 4);
     *word = (*word & ~(0xffu << shift)) | (static_cast<uint32_t>(static_cast<uint8_t>(value)) << shift);
 }
@@ -36,6 +68,7 @@ void OutputWriter::write8(int quadrant, uint32_t base, uint32_t t, uint64_t word
 void OutputWriter::write32(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int32_t value) {
     uint32_t* word = nullptr;
     if (!locate(quadrant, base, t, word_offset + t % 4, word)) return;
+    mark_written(state_, word);
     *word = static_cast<uint32_t>(value);
 }
 

@@ -18,6 +18,16 @@
 
 namespace ai8x {
 
+// Receives the writes of a layer whose consumer streams (docs/streaming.md §4.1):
+// the consumer reads them through its input ring at a time of its own, so the
+// writes are kept unwrapped. word() returns the storage of word `offset`
+// (unwrapped, counted from word 0 of global data memory instance `instance`).
+class OutputWordSink {
+public:
+    virtual ~OutputWordSink() = default;
+    virtual uint32_t* word(uint32_t instance, uint64_t offset) = 0;
+};
+
 class OutputWriter {
 public:
     OutputWriter(AcceleratorState& state, const LayerConfig& cfg, std::vector<EngineWarning>& warnings);
@@ -31,6 +41,9 @@ public:
     bool read8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t& value);
     bool read32(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int32_t& value);
 
+    // Streaming producer: every write (and read-back) goes to `sink` instead of data memory.
+    void set_sink(OutputWordSink* sink) { sink_ = sink; }
+
 private:
     bool locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word);
 
@@ -39,6 +52,7 @@ private:
     std::vector<EngineWarning>& warnings_;
     unsigned word_bits_ = 0;   // log2(words per instance)
     bool warned_ = false;
+    OutputWordSink* sink_ = nullptr;
 };
 
 }  // namespace ai8x

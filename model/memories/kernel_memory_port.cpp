@@ -72,6 +72,7 @@ void KernelMemoryPort::stream_word(uint32_t value, uint64_t offset) {
         } else {
             KernelWord& k = word_at(stream_instance_, stream_word_);
             std::copy(stream_bytes_.begin(), stream_bytes_.begin() + 9, k.begin());
+            mark_written(stream_instance_, stream_word_);
         }
         ++stream_word_;
         stream_bytes_.erase(stream_bytes_.begin(), stream_bytes_.begin() + 9);
@@ -94,6 +95,11 @@ void KernelMemoryPort::write_lanes(uint32_t instance, uint32_t word, unsigned la
     // The write to the last lane executes the staged word.
     KernelWord& k = word_at(instance, word);
     for (unsigned i = 0; i < 9; ++i) k[i] = staged_[kSlotByteOfWeight[i]];
+    mark_written(instance, word);
+}
+
+void KernelMemoryPort::mark_written(uint32_t instance, uint32_t word) {
+    state_.kernel_written[quadrant_ * geo_.instances_per_quadrant + instance][word] = 1;
 }
 
 }  // namespace ai8x

@@ -33,6 +33,7 @@ protected:
 
 private:
     KernelWord& word_at(uint32_t instance, uint32_t word);
+    void mark_written(uint32_t instance, uint32_t word);  // for the "processor without kernels" warning
     void start_stream(uint64_t offset);
     void stream_word(uint32_t value, uint64_t offset);
 

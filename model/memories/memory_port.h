@@ -53,16 +53,19 @@ public:
     using Storage = std::vector<std::vector<T>> AcceleratorState::*;
 
     // `kind` names the array in messages ("q1.tram"); `storage` selects it in the state.
+    // `written`, if given, selects the array whose cell is set to 1 on every write.
     SlotArrayPort(AcceleratorState& state, uint32_t quadrant, uint64_t base, const char* kind,
-                  const ArrayGeometry& geometry, Storage storage)
+                  const ArrayGeometry& geometry, Storage storage,
+                  std::vector<std::vector<uint8_t>> AcceleratorState::*written = nullptr)
         : MemoryPort("q" + std::to_string(quadrant) + "." + kind, geometry, quadrant, base),
-          state_(state), storage_(storage) {}
+          state_(state), storage_(storage), written_(written) {}
 
 protected:
     uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned) override { return cell(instance, word); }
     void write_lanes(uint32_t instance, uint32_t word, unsigned, uint32_t value, uint32_t byte_mask) override {
         T& c = cell(instance, word);
         c = static_cast<T>((uint32_t(c) & ~byte_mask) | (value & byte_mask));
+        if (written_) (state_.*written_)[quadrant_ * geo_.instances_per_quadrant + instance][word] = 1;
     }
 
 private:
@@ -72,6 +75,7 @@ private:
 
     AcceleratorState& state_;
     Storage storage_;
+    std::vector<std::vector<uint8_t>> AcceleratorState::*written_;
 };
 
 }  // namespace ai8x

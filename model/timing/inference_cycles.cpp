@@ -11,7 +11,7 @@ constexpr uint32_t kLastLayerMask = 0x1f;  // REG_LCNT_MAX [4:0]
 }  // namespace
 
 uint64_t InferenceCycles::total() const {
-    int64_t sum = static_cast<int64_t>(startup);
+    int64_t sum = static_cast<int64_t>(startup + stall_cycles);
     for (const TimedLayer& l : layers) sum += l.cycles.total();
     return sum > 0 ? static_cast<uint64_t>(sum) : 0;
 }

@@ -15,9 +15,18 @@ struct TimedLayer {
     LayerCycles cycles;
 };
 
+// Where an interleaved streaming layer ran on the chain's timeline (cycles
+// counted from the start of the chain, docs/timing-model.md "Streaming layers").
+struct StreamSpan {
+    int layer = 0;
+    uint64_t first = 0, last = 0;
+};
+
 struct InferenceCycles {
     uint64_t startup = 0;
     std::vector<TimedLayer> layers;  // layers that decode; the others cost nothing
+    uint64_t stall_cycles = 0;       // FIFO mode: cycles spent waiting for input words
+    std::vector<StreamSpan> stream_spans;  // streaming layers only
 
     uint64_t total() const;
 };

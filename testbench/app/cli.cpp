@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "testbench/app/replay_command.h"
+#include "testbench/app/report_command.h"
 #include "testbench/app/run_options.h"
 #include "tlm/trace_number.h"
 
@@ -86,6 +87,14 @@ int cli_main(int argc, char* argv[]) {
         ->type_name("FILE")
         ->check(CLI::ExistingFile);
 
+    ReportOptions report_opts;
+    CLI::App* report = app.add_subcommand("report", "Render a run report (run --json) as a self-contained HTML page");
+    report->add_option("RUN_JSON", report_opts.run_json, "JSON written by `ai8xsim run --json`")
+        ->type_name("RUN.json")
+        ->required();
+    report->add_option("-o,--output", report_opts.html_out, "HTML page to write")->type_name("FILE")->required();
+    report->add_option("--title", report_opts.title, "Page title (default: the vector folder name)");
+
     try {
         app.parse(argc, argv);
         for (const std::string& text : overrides) {
@@ -101,6 +110,7 @@ int cli_main(int argc, char* argv[]) {
     try {
         setup_logging(log_level);
         if (*replay) return replay_command(replay_opts);
+        if (*report) return report_command(report_opts);
         return run_command(run_opts);  // `run`, or no subcommand: the bundled example
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ai8xsim: internal error: %s\n", e.what());

@@ -10,7 +10,10 @@
 #include <systemc>
 
 #include "firmware/host/firmware_builder.h"
+#include "testbench/app/generator_estimate.h"
+#include "testbench/app/inference_timer.h"
 #include "testbench/app/layer_dump.h"
+#include "testbench/app/memory_occupancy.h"
 #include "testbench/app/platform.h"
 #include "testbench/app/run_console.h"
 #include "testbench/app/run_options.h"
@@ -121,6 +124,17 @@ int run_command(const RunOptions& opts) {
         };
     }
 
+    // Installed after the trace recorder so its IRQ hook wraps the recorder's.
+    InferenceTimer inference_timer(accel.state());
+    platform.bus().add_observer(&inference_timer);
+    {
+        auto next = accel.on_irq;
+        accel.on_irq = [next, &inference_timer](bool level) {
+            inference_timer.on_irq(level);
+            if (next) next(level);
+        };
+    }
+
     RunConsole console(opts.quiet_console ? nullptr : stdout);
     std::optional<int> exit_code;
     SimControl& sim = platform.peripherals().sim_control();
@@ -145,6 +159,14 @@ int run_command(const RunOptions& opts) {
 
     RunReport report;
     int rc;
+    // A --set whose register the firmware never writes changes nothing; say so, or a
+    // sweep over it would look like the register has no effect.
+    for (uint64_t address : accel.unapplied_register_overrides()) {
+        const std::string message = fmt::format(
+            "--set 0x{:08x}: the firmware never wrote this register, so the override had no effect", address);
+        spdlog::warn("{}", message);
+        report.warnings.push_back({-1, -1, fmt::format("0x{:08x}", address), "override_unused", 1, message});
+    }
     if (cpu.error()) {
         report.error = *cpu.error() + "; " + accelerator_ctl_summary(accel);
         rc = kRunSimError;
@@ -174,16 +196,47 @@ int run_command(const RunOptions& opts) {
 
     if (!opts.json_out.empty()) {
         report.result = rc == kRunPass ? "pass" : rc == kRunFail ? "fail" : "error";
+        report.vector = vector_dir;
+        report.cnn_clock_hz = accel.cnn_clock_hz();
+        std::optional<GeneratorEstimate> estimate;
+        try {
+            estimate = read_generator_estimate(vector_dir);
+        } catch (const std::exception& e) {
+            spdlog::warn("{}; the report has no latency estimate", e.what());
+        }
+        if (estimate) report.estimate_total = estimate->total;
+        const double peak_per_cycle = double(cfg.processors_total()) * cfg.timing.peak_macs_per_processor_cycle;
         report.console = console.text();
         report.cnn_cycles = accel.busy_cycles();
+        report.stall_cycles = accel.last_timing().stall_cycles;
+        report.dropped_words = accel.fifo_dropped_words();
         for (const auto& l : accel.last_result().layers) {
             std::optional<uint64_t> cycles;
             for (const auto& t : accel.last_timing().layers)
                 if (t.layer == l.layer) cycles = uint64_t(t.cycles.total());
-            report.layers.push_back({l.layer, cycles, l.macs});
+            std::optional<std::pair<uint64_t, uint64_t>> span;
+            for (const auto& sp : accel.last_timing().stream_spans)
+                if (sp.layer == l.layer) span = std::make_pair(sp.first, sp.last);
+            RunReport::Layer row;
+            row.layer = l.layer;
+            row.cycles = cycles;
+            row.macs = l.macs;
+            row.stream_span = span;
+            if (estimate) {
+                const auto e = estimate->layers.find(l.layer);
+                if (e != estimate->layers.end()) row.estimate = e->second;
+            }
+            if (cycles && *cycles > 0) row.utilization = double(l.macs) / (double(*cycles) * peak_per_cycle);
+            report.layers.push_back(row);
         }
+        for (const auto& h : accel.last_result().hazards)
+            report.hazards.push_back({h.layer, h.address, h.cycle, h.kind, h.count, h.message});
+        for (const auto& w : accel.last_result().warnings)
+            report.warnings.push_back({w.quadrant, w.layer, w.reg, w.kind, w.count, w.message});
+        report.memory = memory_occupancy(accel.state());
         report.sim_time_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
         report.cpu_instructions = cpu.instructions();
+        report.inference_wall_seconds = inference_timer.last_seconds();
         report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         try {
             write_run_report(report, opts.json_out);

@@ -12,15 +12,40 @@ namespace ai8x {
 void write_run_report(const RunReport& r, const std::string& path) {
     nlohmann::json j;
     j["result"] = r.result;
+    j["vector"] = r.vector;
     j["console"] = r.console;
+    j["cnn_clock_hz"] = r.cnn_clock_hz;
+    j["estimate_total"] = r.estimate_total ? nlohmann::json(*r.estimate_total) : nlohmann::json(nullptr);
     j["cnn_cycles"] = r.cnn_cycles;
+    j["stall_cycles"] = r.stall_cycles;
+    j["dropped_words"] = r.dropped_words;
     j["layers"] = nlohmann::json::array();
     for (const auto& l : r.layers) {
         nlohmann::json e{{"layer", l.layer}, {"macs", l.macs}};
         e["cycles"] = l.cycles ? nlohmann::json(*l.cycles) : nlohmann::json(nullptr);
+        e["estimate"] = l.estimate ? nlohmann::json(*l.estimate) : nlohmann::json(nullptr);
+        e["utilization"] = l.utilization ? nlohmann::json(*l.utilization) : nlohmann::json(nullptr);
+        if (l.stream_span) e["stream_span"] = {l.stream_span->first, l.stream_span->second};
         j["layers"].push_back(e);
     }
+    j["hazards"] = nlohmann::json::array();
+    for (const auto& h : r.hazards)
+        j["hazards"].push_back({{"layer", h.layer}, {"address", h.address}, {"cycle", h.cycle}, {"kind", h.kind},
+                                {"count", h.count}, {"message", h.message}});
+    j["warnings"] = nlohmann::json::array();
+    for (const auto& w : r.warnings)
+        j["warnings"].push_back({{"quadrant", w.quadrant}, {"layer", w.layer}, {"register", w.reg},
+                                 {"kind", w.kind}, {"count", w.count}, {"message", w.message}});
+    j["memory"] = nlohmann::json::array();
+    for (const auto& m : r.memory) {
+        nlohmann::json ranges = nlohmann::json::array();
+        for (const auto& [first, last] : m.ranges) ranges.push_back({first, last});
+        j["memory"].push_back({{"memory", m.memory}, {"instance", m.instance}, {"words", m.words},
+                               {"used", m.used}, {"ranges", ranges}});
+    }
     j["sim_time_us"] = r.sim_time_us;
+    j["inference_wall_seconds"] =
+        r.inference_wall_seconds ? nlohmann::json(*r.inference_wall_seconds) : nlohmann::json(nullptr);
     j["cpu_instructions"] = r.cpu_instructions;
     j["wall_seconds"] = r.wall_seconds;
     j["error"] = r.error ? nlohmann::json(*r.error) : nlohmann::json(nullptr);

@@ -138,16 +138,33 @@ TEST_CASE("control register fields carry the generator's meanings", "[accelerato
 TEST_CASE("FIFO and AON blocks", "[accelerator]") {
     AccelBench b;
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
-    REQUIRE(b.write(0x50000000, 0x00001908) == tlm::TLM_OK_RESPONSE);
-    CHECK(b.accel.state().fifo_ctl == 0x1908u);
-    CHECK(b.read(0x50000004) == 0u);  // never full: the firmware may push
+    REQUIRE(b.write(0x50000000, 0x00009908) == tlm::TLM_OK_RESPONSE);  // FIFOs 0 and 3 enabled
+    CHECK(b.accel.state().fifo_ctl == 0x9908u);
+    CHECK(b.read(0x50000004) == 0u);  // empty: not full
     CHECK(b.write(0x50000004, 1) == tlm::TLM_COMMAND_ERROR_RESPONSE);
     REQUIRE(b.write(0x50000008, 0x11) == tlm::TLM_OK_RESPONSE);
     REQUIRE(b.write(0x50000008, 0x22) == tlm::TLM_OK_RESPONSE);
     REQUIRE(b.write(0x50000014, 0x33) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(b.write(0x5000000c, 0x44) == tlm::TLM_OK_RESPONSE);  // FIFO 1 disabled: dropped
     CHECK(b.accel.fifo_words(0) == std::vector<uint32_t>{0x11, 0x22});
     CHECK(b.accel.fifo_words(3) == std::vector<uint32_t>{0x33});
+    CHECK(b.accel.fifo_words(1).empty());
+    CHECK(b.accel.fifo_dropped_words() == 1);
     CHECK(b.read(0x50000008) == 0u);  // write-only
+    // FIFO_STAT bit i follows the occupancy: full at the configured depth, then words are lost.
+    const DeviceConfig& cfg = b.accel.state().cfg;
+    for (uint32_t n = 2; n < cfg.fifo_depth; ++n) {
+        CHECK(b.read(0x50000004) == 0u);
+        REQUIRE(b.write(0x50000008, n) == tlm::TLM_OK_RESPONSE);
+    }
+    CHECK(b.read(0x50000004) == 1u);
+    REQUIRE(b.write(0x50000008, 0x99) == tlm::TLM_OK_RESPONSE);
+    CHECK(b.accel.fifo_words(0).size() == cfg.fifo_depth);
+    CHECK(b.accel.fifo_dropped_words() == 2);
+    // Clearing an enable bit empties that FIFO.
+    REQUIRE(b.write(0x50000000, 0x00008908) == tlm::TLM_OK_RESPONSE);
+    CHECK(b.accel.fifo_words(0).empty());
+    CHECK(b.read(0x50000004) == 0u);
     REQUIRE(b.write(0x50001000, 0x0000e000) == tlm::TLM_OK_RESPONSE);
     CHECK(b.accel.state().aon_ctl == 0xe000u);
 }

@@ -3,6 +3,7 @@
 // result independently with the plain formula (not with the engine's code).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "model/engine/layer_config.h"
@@ -23,6 +24,7 @@ struct Bench {
     uint32_t& reg(unsigned kind, int layer = 0) { return state.quadrant[0].lreg[kind][layer]; }
     // HWC byte of processor p (quadrant 0) at word w.
     void put(int p, uint32_t word, int8_t v) {
+        state.data_written[p / 4][word] = 1;  // as if the CPU had loaded it
         uint32_t& m = state.data_sram[p / 4][word];
         const unsigned shift = 8 * (p % 4);
         m = (m & ~(0xffu << shift)) | (uint32_t{static_cast<uint8_t>(v)} << shift);
@@ -122,6 +124,7 @@ TEST_CASE("3x3 convolution with padding matches a direct computation", "[engine]
         k[t] = t - 4;
         b.state.kernel[0][0][t] = static_cast<uint8_t>(static_cast<int8_t>(k[t]));  // tap t in byte t
     }
+    b.state.kernel_written[0][0] = 1;
     const EngineResult r = LayerEngine(b.state).run();
     REQUIRE(r.warnings.empty());
     for (int orow = 0; orow < rows; ++orow)
@@ -145,6 +148,8 @@ TEST_CASE("misprogrammed pointers give warnings naming layer and register, never
     b.reg(LREG_CCNT) = 7;
     b.reg(LREG_ENA) = 0x1;
     b.reg(LREG_POST) = kPassthrough;
+    // The CPU loaded the whole input instance: only the pointer problems remain.
+    std::fill(b.state.data_written[0].begin(), b.state.data_written[0].end(), 1);
 
     SECTION("write pointer beyond the data memory") {
         b.reg(LREG_WPTR_BASE) = 0x3ff00;

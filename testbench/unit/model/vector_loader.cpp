@@ -5,6 +5,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/registers/fifo_registers.h"
+#include "model/registers/quadrant_registers.h"
+
 namespace ai8x::test {
 
 namespace {
@@ -95,6 +98,12 @@ void apply_register(AcceleratorState& s, const RegisterWrite& w) {
                 default: break;
             }
             if (off == c.mlat_offset) { r.mlat = w.value; return; }
+            // REG_IFRM occupies the slot of per-layer kind LREG_IFRM_SLOT, layer 0.
+            if (off == c.layer_register_offset + uint64_t{LREG_IFRM_SLOT} * c.layer_register_stride) {
+                r.ifrm = w.value;
+                r.lreg[LREG_IFRM_SLOT][0] = w.value;
+                return;
+            }
             const uint64_t lro = c.layer_register_offset;
             if (off >= lro && off < lro + uint64_t{c.layer_register_count} * c.layer_register_stride) {
                 const uint64_t kind = (off - lro) / c.layer_register_stride;
@@ -179,7 +188,36 @@ GoldenVector load_vector(const std::string& dir) {
         copy.values.resize(n);
         v.inputs.push_back(std::move(copy));
     }
-    if (v.inputs.empty()) throw std::runtime_error(main_path + ": no memcpy32 input copies in load_input()");
+    // FIFO input: a loop of N iterations, each writing "*inK++" to a FIFO data register.
+    static const std::regex fifo_loop(R"(for \(i = 0; i < (\d+); i\+\+\))");
+    static const std::regex fifo_pointer(R"(const uint32_t \*(\w+) = input_(\d+);)");
+    static const std::regex fifo_write(R"(\*\(\(volatile uint32_t \*\) (0x[0-9a-fA-F]+)\) = \*(\w+)\+\+;)");
+    std::size_t iterations = 0;
+    std::vector<std::pair<std::string, std::string>> pointers;  // variable -> input index
+    for (const auto& [line, text] : function_body(main_c, "load_input")) {
+        std::smatch m;
+        if (std::regex_search(text, m, fifo_loop)) iterations = std::stoul(m[1]);
+        else if (std::regex_search(text, m, fifo_pointer)) pointers.emplace_back(m[1], m[2]);
+        else if (std::regex_search(text, m, fifo_write)) {
+            std::string index;
+            for (const auto& [var, idx] : pointers)
+                if (var == m[2].str()) index = idx;
+            if (index.empty())
+                throw std::runtime_error(main_path + ":" + std::to_string(line) + ": unknown input pointer " +
+                                         m[2].str());
+            if (iterations == 0)
+                throw std::runtime_error(main_path + ":" + std::to_string(line) + ": FIFO write outside a loop");
+            std::vector<uint32_t> words = define_array(data, "SAMPLE_INPUT_" + index, data_path);
+            if (words.size() < iterations)
+                throw std::runtime_error(data_path + ": SAMPLE_INPUT_" + index + " has " +
+                                         std::to_string(words.size()) + " words, load_input() pushes " +
+                                         std::to_string(iterations));
+            words.resize(iterations);
+            v.fifo_writes.push_back({static_cast<uint32_t>(std::stoul(m[1].str(), nullptr, 16)), std::move(words)});
+        }
+    }
+    if (v.inputs.empty() && v.fifo_writes.empty())
+        throw std::runtime_error(main_path + ": neither memcpy32 input copies nor FIFO writes in load_input()");
 
     const std::string out_path = dir + "/sampleoutput.h";
     const std::vector<uint32_t> o = define_array(read_text(out_path), "SAMPLE_OUTPUT", out_path);
@@ -234,6 +272,18 @@ void apply_vector(const GoldenVector& vec, AcceleratorState& s) {
     }
 }
 
+std::vector<std::vector<uint32_t>> fifo_frame(const GoldenVector& vec, const DeviceConfig& cfg) {
+    std::vector<std::vector<uint32_t>> frame(cfg.fifo_count);
+    const uint64_t data0 = cfg.fifo_regs.base + FIFO_DATA_OFFSET;
+    for (const auto& w : vec.fifo_writes) {
+        if (w.address < data0 || (w.address - data0) % 4 != 0 || (w.address - data0) / 4 >= cfg.fifo_count)
+            throw std::runtime_error(vec.dir + "/main.c: load_input() writes " + hex(w.address) +
+                                     ", which is not a FIFO data register");
+        frame[(w.address - data0) / 4] = w.values;
+    }
+    return frame;
+}
+
 std::optional<uint32_t> read_data_word(const AcceleratorState& s, uint32_t address) {
     const DeviceConfig& c = s.cfg;
     Located at;
@@ -265,13 +315,16 @@ std::optional<Mismatch> compare_expected(const GoldenVector& vec, const Accelera
     return first;
 }
 
-std::vector<std::string> plain_vector_names(const std::string& vectors_dir) {
+namespace {
+
+// Rows of the INDEX.md summary table, split into trimmed cells.
+std::vector<std::vector<std::string>> index_rows(const std::string& vectors_dir) {
     const std::string path = vectors_dir + "/INDEX.md";
     std::istringstream in(read_text(path));
-    std::vector<std::string> names;
+    std::vector<std::vector<std::string>> rows;
     std::string line;
     while (std::getline(in, line)) {
-        if (line.rfind("## ", 0) == 0 && !names.empty()) break;  // end of the summary table
+        if (line.rfind("## ", 0) == 0 && !rows.empty()) break;  // end of the summary table
         if (line.rfind("| ", 0) != 0) continue;
         std::vector<std::string> cells;
         std::stringstream row(line.substr(1));
@@ -282,9 +335,25 @@ std::vector<std::string> plain_vector_names(const std::string& vectors_dir) {
             cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
         }
         if (cells.size() < 5 || cells[0] == "vector" || cells[0].rfind("---", 0) == 0) continue;
-        if (cells[3].empty() && cells[4].empty()) names.push_back(cells[0]);
+        rows.push_back(std::move(cells));
     }
-    if (names.empty()) throw std::runtime_error(path + ": no vectors found in the summary table");
+    if (rows.empty()) throw std::runtime_error(path + ": no vectors found in the summary table");
+    return rows;
+}
+
+}  // namespace
+
+std::vector<std::string> fifo_vector_names(const std::string& vectors_dir) {
+    std::vector<std::string> names;
+    for (const auto& cells : index_rows(vectors_dir))
+        if (cells[3] == "yes") names.push_back(cells[0]);
+    return names;
+}
+
+std::vector<std::string> plain_vector_names(const std::string& vectors_dir) {
+    std::vector<std::string> names;
+    for (const auto& cells : index_rows(vectors_dir))
+        if (cells[3].empty() && cells[4].empty()) names.push_back(cells[0]);
     return names;
 }
 

@@ -47,6 +47,9 @@ struct GoldenVector {
     std::vector<KernelBlock> kernels;
     std::vector<ArrayCopy> biases;    // values are bytes, one per 32-bit slot
     std::vector<ArrayCopy> inputs;
+    // FIFO vectors: the data-register address load_input() writes and the
+    // words it pushes there, in order.
+    std::vector<ArrayCopy> fifo_writes;
     std::vector<ExpectedBlock> expected;
 };
 
@@ -57,6 +60,10 @@ GoldenVector load_vector(const std::string& dir);
 // Writes registers, kernels, bias and input into `state`. Throws
 // std::runtime_error naming the address of anything that does not decode.
 void apply_vector(const GoldenVector& vec, AcceleratorState& state);
+
+// The words of each input FIFO (index = FIFO number, empty when unused).
+// Throws std::runtime_error naming an address that is not a FIFO data register.
+std::vector<std::vector<uint32_t>> fifo_frame(const GoldenVector& vec, const DeviceConfig& cfg);
 
 // Reads one data-memory word by bus address (nullopt outside data memory).
 std::optional<uint32_t> read_data_word(const AcceleratorState& state, uint32_t address);
@@ -71,5 +78,8 @@ std::optional<Mismatch> compare_expected(const GoldenVector& vec, const Accelera
 
 // Names of the vectors in INDEX.md that use neither FIFO nor streaming.
 std::vector<std::string> plain_vector_names(const std::string& vectors_dir);
+
+// Names of the vectors in INDEX.md that use the FIFOs (streaming or not).
+std::vector<std::string> fifo_vector_names(const std::string& vectors_dir);
 
 }  // namespace ai8x::test

@@ -135,6 +135,21 @@ TEST_CASE("an override replaces the value the firmware writes", "[register_bank]
     CHECK(f.flags == 0xfeu);
 }
 
+TEST_CASE("overrides no write has hit are listed as unapplied", "[register_bank]") {
+    Fixture f;
+    REQUIRE(f.bank.set_override(0x0, 0x1));
+    REQUIRE(f.bank.set_override(0x10, 0x2));
+    CHECK(f.bank.unapplied_overrides() == std::vector<uint64_t>{0x0, 0x10});
+    wr(f.bank, 0x4, 0x7);  // a write elsewhere (here refused: read-only) applies nothing
+    CHECK(f.bank.unapplied_overrides() == std::vector<uint64_t>{0x0, 0x10});
+    wr(f.bank, 0x10, 0xff);
+    CHECK(f.bank.unapplied_overrides() == std::vector<uint64_t>{0x0});
+    CHECK(rd(f.bank, 0x0).data == 0x8u);  // a read does not count as the firmware writing it
+    CHECK(f.bank.unapplied_overrides() == std::vector<uint64_t>{0x0});
+    wr(f.bank, 0x0, 0x5);
+    CHECK(f.bank.unapplied_overrides().empty());
+}
+
 TEST_CASE("duplicate or misaligned offsets are refused when building a bank", "[register_bank]") {
     RegisterBank bank("b", 0);
     uint32_t a = 0, b = 0;

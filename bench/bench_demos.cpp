@@ -1,0 +1,142 @@
+// ai8xsim-bench: simulation speed of the demo vectors (not a test: timings
+// depend on the machine, so this is run by hand and prints a table).
+//
+// For every demo-* vector: one untimed warm-up run builds the firmware into the
+// cache, then a timed `ai8xsim run --json` gives the whole-run wall time (the
+// firmware build is then a cache hit), the child's peak RSS (wait4), and from
+// the JSON the CNN cycles, the CNN clock and the inference wall time.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Child {
+    int status = -1;
+    double wall_s = 0;
+    long maxrss_kb = 0;
+};
+
+// Runs argv with stdout/stderr sent to /dev/null; wall time and peak RSS of that one child.
+Child run_child(const std::vector<std::string>& args) {
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    Child c;
+    const auto t0 = std::chrono::steady_clock::now();
+    const pid_t pid = fork();
+    if (pid < 0) return c;
+    if (pid == 0) {
+        const int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        dup2(null, 2);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    struct rusage ru {};
+    int status = 0;
+    if (wait4(pid, &status, 0, &ru) < 0) return c;
+    c.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    c.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    c.maxrss_kb = ru.ru_maxrss;  // kilobytes on Linux
+    return c;
+}
+
+struct Row {
+    std::string name, result = "error";
+    double cycles = 0, clock_hz = 0, silicon_s = 0, infer_s = -1, ratio = -1, whole_s = 0, rss_mb = 0;
+    bool ratio_ok = false, whole_ok = true, rss_ok = false;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Simulation speed of the demo vectors against the project's targets"};
+    std::string vectors = AI8XSIM_DEFAULT_VECTORS, binary = AI8XSIM_BINARY_PATH, filter = "demo-";
+    std::string whole_vector = "demo-kws20_v3";
+    double max_ratio = 10, max_whole_s = 2, max_rss_mb = 300;
+    int repeat = 1;
+    app.add_option("VECTORS", vectors, "Folder of golden vectors")->capture_default_str();
+    app.add_option("--binary", binary, "ai8xsim executable")->capture_default_str();
+    app.add_option("--prefix", filter, "Benchmark vectors whose name starts with this")->capture_default_str();
+    app.add_option("--repeat", repeat, "Timed runs per vector; the fastest counts")->check(CLI::PositiveNumber);
+    app.add_option("--max-ratio", max_ratio, "Target: inference wall / silicon time")->capture_default_str();
+    app.add_option("--max-whole", max_whole_s, "Target: whole-run seconds of --whole-vector")->capture_default_str();
+    app.add_option("--whole-vector", whole_vector, "Vector with a whole-run target")->capture_default_str();
+    app.add_option("--max-rss", max_rss_mb, "Target: peak RSS in MB")->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+
+    std::vector<fs::path> dirs;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(vectors, ec))
+        if (e.is_directory() && e.path().filename().string().rfind(filter, 0) == 0) dirs.push_back(e.path());
+    if (ec || dirs.empty()) {
+        std::fprintf(stderr, "ai8xsim-bench: %s: no %s* vectors (%s)\n", vectors.c_str(), filter.c_str(),
+                     ec ? ec.message().c_str() : "empty");
+        return 2;
+    }
+    std::sort(dirs.begin(), dirs.end());
+
+    const fs::path json = fs::temp_directory_path() / ("ai8xsim-bench-" + std::to_string(getpid()) + ".json");
+    std::vector<Row> rows;
+    for (const auto& d : dirs) {
+        Row r;
+        r.name = d.filename().string();
+        const std::vector<std::string> args{binary, "run", d.string(), "--quiet", "--json", json.string()};
+        run_child(args);  // warm-up: builds and caches the firmware
+        Child best;
+        for (int i = 0; i < repeat; ++i) {
+            fs::remove(json);
+            Child c = run_child(args);
+            if (i == 0 || c.wall_s < best.wall_s) best = c;
+            std::ifstream in(json);
+            nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+            if (j.is_discarded() || !j.is_object()) continue;
+            r.result = j.value("result", std::string("error"));
+            r.cycles = j.value("cnn_cycles", 0.0);
+            r.clock_hz = j.value("cnn_clock_hz", 0.0);
+            if (j.contains("inference_wall_seconds") && j["inference_wall_seconds"].is_number()) {
+                const double s = j["inference_wall_seconds"].get<double>();
+                r.infer_s = r.infer_s < 0 ? s : std::min(r.infer_s, s);
+            }
+        }
+        r.whole_s = best.wall_s;
+        r.rss_mb = double(best.maxrss_kb) / 1024.0;
+        r.silicon_s = r.clock_hz > 0 ? r.cycles / r.clock_hz : 0;
+        if (r.infer_s >= 0 && r.silicon_s > 0) r.ratio = r.infer_s / r.silicon_s;
+        r.ratio_ok = r.ratio >= 0 && r.ratio <= max_ratio;
+        if (r.name == whole_vector) r.whole_ok = r.whole_s < max_whole_s;
+        r.rss_ok = r.rss_mb < max_rss_mb;
+        rows.push_back(r);
+    }
+    fs::remove(json);
+
+    std::printf("%-24s %-6s %10s %12s %12s %9s %5s %9s %5s %8s %5s\n", "vector", "result", "cycles", "silicon_us",
+                "infer_ms", "ratio", "<=" , "whole_s", "", "rss_MB", "");
+    bool all_ok = true;
+    for (const auto& r : rows) {
+        const bool whole_target = r.name == whole_vector;
+        std::printf("%-24s %-6s %10.0f %12.1f %12.3f %9.2f %5s %9.3f %5s %8.1f %5s\n", r.name.c_str(),
+                    r.result.c_str(), r.cycles, r.silicon_s * 1e6, r.infer_s * 1e3, r.ratio,
+                    r.ratio_ok ? "PASS" : "MISS", r.whole_s, whole_target ? (r.whole_ok ? "PASS" : "MISS") : "-",
+                    r.rss_mb, r.rss_ok ? "PASS" : "MISS");
+        all_ok = all_ok && r.ratio_ok && r.whole_ok && r.rss_ok && r.result == "pass";
+    }
+    std::printf("targets: inference wall / silicon <= %g, %s whole run < %g s, peak RSS < %g MB; result must be pass\n",
+                max_ratio, whole_vector.c_str(), max_whole_s, max_rss_mb);
+    std::printf("%s\n", all_ok ? "all targets met" : "TARGET MISSED");
+    return all_ok ? 0 : 1;
+}

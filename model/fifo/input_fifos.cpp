@@ -1,0 +1,49 @@
+#include "model/fifo/input_fifos.h"
+
+namespace ai8x {
+
+InputFifos::InputFifos(uint32_t count, uint32_t depth) : depth_(depth), queues_(count), dropped_(count, 0) {}
+
+InputFifos::Push InputFifos::push(uint32_t fifo, uint32_t word, bool enabled) {
+    if (!enabled) {
+        ++dropped_.at(fifo);
+        return Push::DroppedDisabled;
+    }
+    std::deque<uint32_t>& q = queues_.at(fifo);
+    if (q.size() >= depth_) {
+        ++dropped_[fifo];
+        return Push::DroppedFull;
+    }
+    q.push_back(word);
+    return Push::Queued;
+}
+
+uint32_t InputFifos::pop(uint32_t fifo) {
+    std::deque<uint32_t>& q = queues_.at(fifo);
+    if (q.empty()) return 0;
+    const uint32_t w = q.front();
+    q.pop_front();
+    return w;
+}
+
+void InputFifos::clear(uint32_t fifo) { queues_.at(fifo).clear(); }
+
+uint32_t InputFifos::full_flags() const {
+    uint32_t flags = 0;
+    for (std::size_t i = 0; i < queues_.size(); ++i)
+        if (queues_[i].size() >= depth_) flags |= 1u << i;
+    return flags;
+}
+
+uint64_t InputFifos::dropped_total() const {
+    uint64_t n = 0;
+    for (uint64_t d : dropped_) n += d;
+    return n;
+}
+
+std::vector<uint32_t> InputFifos::contents(uint32_t fifo) const {
+    const std::deque<uint32_t>& q = queues_.at(fifo);
+    return {q.begin(), q.end()};
+}
+
+}  // namespace ai8x

@@ -1,0 +1,42 @@
+// The four input FIFOs of the accelerator (docs/fifo.md): bounded queues of
+// 32-bit words that the CPU fills through FIFO_WR<i> and the accelerator
+// drains when the stream scheduler moves frame words into data memory. Pure
+// storage and bookkeeping; the SystemC side (events, time) lives in the
+// Accelerator.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ai8x {
+
+class InputFifos {
+public:
+    InputFifos(uint32_t count, uint32_t depth);
+
+    enum class Push { Queued, DroppedFull, DroppedDisabled };
+    // A firmware write to FIFO `fifo`; a full or disabled FIFO loses the word (docs/fifo.md §5).
+    Push push(uint32_t fifo, uint32_t word, bool enabled);
+    // Oldest word of FIFO `fifo` (0 when empty; callers check occupancy first).
+    uint32_t pop(uint32_t fifo);
+    void clear(uint32_t fifo);
+
+    uint32_t occupancy(uint32_t fifo) const { return static_cast<uint32_t>(queues_.at(fifo).size()); }
+    uint32_t depth() const { return depth_; }
+    uint32_t count() const { return static_cast<uint32_t>(queues_.size()); }
+    // FIFO_STAT: bit i set while FIFO i holds `depth` words.
+    uint32_t full_flags() const;
+    // Words lost to full or disabled FIFOs since construction, per FIFO.
+    uint64_t dropped(uint32_t fifo) const { return dropped_.at(fifo); }
+    uint64_t dropped_total() const;
+    // Words queued in FIFO `fifo`, oldest first (tests, diagnostics).
+    std::vector<uint32_t> contents(uint32_t fifo) const;
+
+private:
+    uint32_t depth_;
+    std::vector<std::deque<uint32_t>> queues_;
+    std::vector<uint64_t> dropped_;
+};
+
+}  // namespace ai8x

@@ -1,0 +1,69 @@
+#include "model/stream/ring_shadow.h"
+
+#include <algorithm>
+
+namespace ai8x {
+
+RingShadow::RingShadow(AcceleratorState& state, uint32_t start, uint32_t size, uint32_t unit)
+    : state_(state), start_(start), size_(std::max<uint32_t>(1, size)), unit_(std::max<uint32_t>(1, unit)) {}
+
+uint32_t* RingShadow::word(uint32_t instance, uint64_t offset) {
+    if (instance >= state_.data_sram.size()) return nullptr;
+    if (offset < start_) {
+        // Below the ring: the pointer arithmetic never wraps there, the word goes to memory as it is.
+        auto& mem = state_.data_sram[instance];
+        if (offset >= mem.size()) return nullptr;
+        state_.data_written[instance][offset] = 1;
+        return &mem[offset];
+    }
+    Instance& in = instances_[instance];
+    const uint64_t d = offset - start_;
+    if (d >= in.words.size()) {
+        in.words.resize(d + 1, 0);
+        in.written.resize(d + 1, 0);
+    }
+    in.written[d] = 1;
+    return &in.words[d];
+}
+
+uint32_t RingShadow::slot_value(uint32_t instance, uint32_t slot, uint64_t progress,
+                                const std::vector<std::vector<uint32_t>>& before) const {
+    const auto fallback = [&]() -> uint32_t {
+        if (instance >= before.size() || slot >= before[instance].size()) return 0;
+        return before[instance][slot];
+    };
+    if (slot < start_ || slot >= uint64_t{start_} + size_) return fallback();
+    const auto it = instances_.find(instance);
+    if (it == instances_.end()) return fallback();
+    const Instance& in = it->second;
+    const uint64_t s = slot - start_;
+    // Words the writer had produced: unwrapped offsets below progress * unit.
+    const uint64_t limit =
+        progress >= in.words.size() ? in.words.size() : std::min<uint64_t>(in.words.size(), progress * unit_);
+    if (limit <= s) return fallback();
+    // The latest unwrapped word that maps to this slot, then back over words never written.
+    int64_t d = static_cast<int64_t>(s + (limit - 1 - s) / size_ * size_);
+    while (d >= 0 && !in.written[static_cast<uint64_t>(d)]) d -= size_;
+    return d >= 0 ? in.words[static_cast<uint64_t>(d)] : fallback();
+}
+
+void RingShadow::commit() const {
+    for (const auto& [instance, in] : instances_) {
+        auto& mem = state_.data_sram[instance];
+        for (uint64_t d = 0; d < in.words.size(); ++d) {
+            if (!in.written[d]) continue;
+            const uint64_t slot = start_ + d % size_;
+            if (slot >= mem.size()) continue;
+            mem[slot] = in.words[d];
+            state_.data_written[instance][slot] = 1;  // the ring's writer wrote it (unwritten-read warnings)
+        }
+    }
+}
+
+uint32_t RingSource::word(uint32_t instance, uint64_t offset, uint64_t position) const {
+    const uint64_t slot = read_offset_ + offset % std::max<uint32_t>(1, size_);
+    const uint64_t progress = position < progress_.size() ? progress_[position] : ~uint64_t{0} / 2;
+    return ring_.slot_value(instance, static_cast<uint32_t>(slot), progress, before_);
+}
+
+}  // namespace ai8x

@@ -1,0 +1,255 @@
+#include "model/stream/stream_plan.h"
+
+#include <algorithm>
+#include <string>
+
+#include "model/registers/quadrant_registers.h"
+
+namespace ai8x {
+
+namespace {
+
+using namespace stream_fields;
+
+constexpr uint32_t kCtlEnable = 1u << 0;
+constexpr unsigned kMasterShift = 9;
+constexpr uint32_t kMasterMask = 3;
+constexpr uint32_t kLayerFieldMask = 0x1f;
+constexpr unsigned kFirstLayerShift = 8;
+
+void warn(StreamPlan& p, int quadrant, int layer, const std::string& reg, const std::string& msg) {
+    p.warnings.push_back({quadrant, layer, reg, msg, "", 1});  // no kind: every static check is kept
+}
+
+// log2 of the words of one data memory instance: the low bits of a pointer.
+unsigned word_bits(const DeviceConfig& cfg) {
+    unsigned b = 0;
+    while ((1u << b) < cfg.data_sram.words) ++b;
+    return b;
+}
+
+struct Range {
+    uint32_t instance, begin, end;  // words [begin, end) of a global instance
+};
+
+bool overlap(const Range& a, const Range& b) {
+    return a.instance == b.instance && a.begin < b.end && b.begin < a.end;
+}
+
+// The instances a layer reads: one per group of processors sharing a memory.
+std::vector<uint32_t> read_instances(const DeviceConfig& cfg, const LayerConfig& c) {
+    std::vector<uint32_t> out;
+    for (const auto& p : c.processors) {
+        const uint32_t inst = static_cast<uint32_t>(p.global) / cfg.processors_per_data_sram;
+        if (std::find(out.begin(), out.end(), inst) == out.end()) out.push_back(inst);
+    }
+    return out;
+}
+
+void static_checks(const AcceleratorState& state, StreamPlan& p) {
+    const DeviceConfig& cfg = state.cfg;
+    const unsigned bits = word_bits(cfg);
+    const uint32_t mask = (1u << bits) - 1;
+    uint32_t earlier_passes = 0;
+    std::vector<Range> rings;
+    std::vector<std::pair<int, std::pair<uint32_t, uint32_t>>> trams;
+    for (std::size_t k = 0; k < p.chain.size(); ++k) {
+        const StreamLayer& s = p.chain[k];
+        const int l = s.layer();
+        const int q = s.cfg.lead_quadrant;
+        if (s.start == 0)
+            warn(p, q, l, "LREG_STREAM1", "stream start is 0 in a streaming layer");
+        if (s.fifo_go)
+            warn(p, q, l, "LREG_STREAM1", "FIFO_GO (bit 25) set; this device has no FIFO_GO, bit stored only");
+        if (s.fmax % s.cfg.passes != 0)
+            warn(p, q, l, "LREG_FMAX",
+                 "rollover " + std::to_string(s.fmax) + " is not a multiple of the " + std::to_string(s.cfg.passes) +
+                     " input passes; ring slots drift between passes");
+        if (s.invol != earlier_passes)
+            warn(p, q, l, "LREG_STREAM2",
+                 "INVOL " + std::to_string(s.invol) + " differs from the sum of earlier passes " +
+                     std::to_string(earlier_passes));
+        earlier_passes += s.cfg.passes;
+        if (s.cfg.flatten) warn(p, q, l, "LREG_POST", "flatten in a streaming layer");
+        if (s.cfg.conv_transpose || s.cfg.conv1d)
+            warn(p, q, l, "LREG_ONED",
+                 "1-D or transposed convolution in a streaming layer: the scan model assumes a 2-D stride-1 kernel");
+        if (s.cfg.operands > 1)
+            warn(p, q, l, "LREG_ONED", "element-wise operands in a streaming layer: rings hold interleaved operands");
+        for (const auto& t : trams)
+            if (s.tptr_sad <= t.second.second && t.second.first <= s.tptr_max)
+                warn(p, q, l, "LREG_TPTR",
+                     "TRAM entries " + std::to_string(s.tptr_sad) + ".." + std::to_string(s.tptr_max) +
+                         " overlap those of streaming layer " + std::to_string(t.first));
+        trams.push_back({l, {s.tptr_sad, s.tptr_max}});
+        for (uint32_t inst : read_instances(cfg, s.cfg)) {
+            const Range r{inst, s.ring_offset, s.ring_offset + s.fmax};
+            for (const Range& o : rings)
+                if (overlap(r, o))
+                    warn(p, q, l, "LREG_FMAX",
+                         "input ring (instance " + std::to_string(inst) + ", words " + std::to_string(r.begin) + ".." +
+                             std::to_string(r.end - 1) + ") overlaps another streaming layer's ring");
+            rings.push_back(r);
+        }
+        if (k > 0) {
+            const StreamLayer& prod = p.chain[k - 1];
+            if (prod.out_cols != s.cfg.in_cols || prod.out_rows != s.cfg.in_rows)
+                warn(p, q, l, "LREG_CCNT",
+                     "input " + std::to_string(s.cfg.in_rows) + "x" + std::to_string(s.cfg.in_cols) +
+                         " differs from the producer's output " + std::to_string(prod.out_rows) + "x" +
+                         std::to_string(prod.out_cols) + "; stream progress is counted in producer pixels");
+            if (prod.cfg.write_pass_offset >= prod.cfg.write_stride && prod.cfg.output_passes > 1)
+                warn(p, prod.cfg.lead_quadrant, prod.layer(), "LREG_WPTR_CHOFFS",
+                     "output passes are not interleaved per pixel (pass offset >= write stride) although the "
+                     "next layer streams");
+        }
+    }
+    // The last chain layer's output must lie outside every ring.
+    if (!p.chain.empty()) {
+        const StreamLayer& last = p.chain.back();
+        const LayerConfig& c = last.cfg;
+        const uint64_t span = uint64_t{last.out_rows} * last.out_cols * c.write_stride +
+                              uint64_t{c.output_passes > 0 ? c.output_passes - 1 : 0} * c.write_pass_offset;
+        const uint32_t groups = (c.channel_positions + 3) / 4;
+        for (uint32_t g = 0; g < groups; ++g) {
+            const uint64_t ptr = c.write_base + uint64_t{g} * c.write_group_offset;
+            const Range out{static_cast<uint32_t>(ptr >> bits), static_cast<uint32_t>(ptr & mask),
+                            static_cast<uint32_t>(std::min<uint64_t>((ptr & mask) + span, cfg.data_sram.words))};
+            for (const Range& r : rings)
+                if (overlap(out, r)) {
+                    warn(p, c.lead_quadrant, c.layer, "LREG_WPTR_BASE",
+                         "output of the last streaming layer overlaps a streaming input ring (instance " +
+                             std::to_string(r.instance) + ")");
+                    break;
+                }
+        }
+    }
+    // Layer 0 is fed by the FIFOs: its ring must hold the start threshold and one pooling window.
+    if (!p.chain.empty() && p.fifo_mode) {
+        const StreamLayer& s = p.chain.front();
+        const LayerConfig& c = s.cfg;
+        const uint64_t ring_pixels = uint64_t{s.fmax} * p.pixels_per_word() / c.passes;
+        const uint64_t window = uint64_t{c.pool_rows - 1} * c.in_cols + c.pool_cols;
+        if (s.start > ring_pixels)
+            warn(p, c.lead_quadrant, c.layer, "LREG_STREAM1",
+                 "stream start " + std::to_string(s.start) + " pixels exceeds the input ring of " +
+                     std::to_string(ring_pixels) + " pixels: the stream cannot start without overwriting data");
+        if (ring_pixels < window)
+            warn(p, c.lead_quadrant, c.layer, "LREG_FMAX",
+                 "input ring of " + std::to_string(ring_pixels) + " pixels cannot hold one pooling window (" +
+                     std::to_string(window) + " pixels)");
+        const uint32_t ops = c.operands;
+        const uint32_t d1 = (c.pool_stride - 1) * ops;
+        const uint32_t d2 = (c.pool_rows - 1) * c.in_cols * ops;
+        if (s.delta1 != d1 || s.delta2 != d2)
+            warn(p, c.lead_quadrant, c.layer, "LREG_STREAM2",
+                 "layer 0 deltas " + std::to_string(s.delta1) + "/" + std::to_string(s.delta2) +
+                     " differ from the generator's " + std::to_string(d1) + "/" + std::to_string(d2) +
+                     "; their role for the FIFO-fed layer is not modelled");
+    }
+}
+
+}  // namespace
+
+StreamPlan make_stream_plan(const AcceleratorState& state) {
+    const DeviceConfig& cfg = state.cfg;
+    StreamPlan p;
+    p.device = &cfg;
+    for (std::size_t i = 0; i < state.quadrant.size(); ++i)
+        if (state.quadrant[i].ctl & kCtlEnable) p.quadrants.push_back(static_cast<int>(i));
+    if (p.quadrants.empty()) return p;
+    int master = static_cast<int>((state.quadrant[p.quadrants.front()].ctl >> kMasterShift) & kMasterMask);
+    if (std::find(p.quadrants.begin(), p.quadrants.end(), master) == p.quadrants.end()) master = p.quadrants.front();
+    p.master = master;
+    const QuadrantRegisters& mq = state.quadrant[master];
+    p.last_layer = static_cast<int>(mq.lcnt_max & kLayerFieldMask);
+    p.first_layer = static_cast<int>((mq.lcnt_max >> kFirstLayerShift) & kLayerFieldMask);
+    p.fifo_mode = mq.ctl & kCtlFifo;
+    p.streaming = mq.ctl & kCtlStreaming;
+    p.fifo_enables = (state.fifo_ctl >> kFifoEnableShift) & kFifoEnableMask;
+    p.frame_words = mq.ifrm & kIfrmMask;
+    if (static_cast<uint32_t>(p.last_layer) >= cfg.max_layers) return p;
+
+    std::vector<EngineWarning> decode_warnings;
+    auto lreg = [&](int q, unsigned kind, int l) { return state.quadrant[q].lreg[kind][l]; };
+    const int l0 = p.first_layer;
+    if (p.fifo_mode) {
+        std::optional<LayerConfig> c0 = decode_layer(state, l0, p.quadrants, decode_warnings);
+        if (c0) {
+            p.chw = c0->chw_input;
+            p.layer0_start = lreg(c0->lead_quadrant, LREG_STREAM1, l0) & kStartMask;
+            const uint64_t pixels = uint64_t{c0->in_rows} * c0->in_cols;
+            const uint64_t expect = c0->chw_input ? (pixels + 3) / 4 : pixels;
+            if (p.frame_words == 0)
+                warn(p, master, l0, "REG_IFRM", "input frame size is 0 in FIFO mode");
+            else if (p.frame_words != expect)
+                warn(p, master, l0, "REG_IFRM",
+                     "frame of " + std::to_string(p.frame_words) + " words per FIFO, layer " + std::to_string(l0) +
+                         " reads " + std::to_string(expect));
+        }
+        if (p.fifo_enables == 0) warn(p, master, l0, "FIFO_CTL", "FIFO mode without any enabled FIFO");
+    }
+    if (p.streaming && p.fifo_mode && !(mq.ctl & kCtlStreamFifo))
+        warn(p, master, l0, "REG_CTL", "streaming with FIFOs but bit 19 clear; generated firmware always sets it");
+
+    const unsigned bits = word_bits(cfg);
+    int l = l0;
+    if (p.streaming) {
+        for (; l <= p.last_layer; ++l) {
+            // The lead quadrant of a layer is the first enabled quadrant with processors;
+            // the generator writes the same stream values to every used quadrant.
+            std::optional<LayerConfig> c = decode_layer(state, l, p.quadrants, decode_warnings);
+            if (!c) break;
+            const int q = c->lead_quadrant;
+            const uint32_t fmax = lreg(q, LREG_FMAX, l) & kFmaxMask;
+            if (fmax == 0) break;
+            if (p.chain.size() == cfg.max_stream_layers) {
+                warn(p, q, l, "LREG_FMAX",
+                     "more than " + std::to_string(cfg.max_stream_layers) +
+                         " streaming layers; the rest run as non-streaming layers");
+                break;
+            }
+            StreamLayer s;
+            const uint32_t s1 = lreg(q, LREG_STREAM1, l), s2 = lreg(q, LREG_STREAM2, l), tp = lreg(q, LREG_TPTR, l);
+            s.start = s1 & kStartMask;
+            s.fifo_go = s1 & kFifoGo;
+            s.invol = s2 & kInvolMask;
+            s.delta1 = (s2 >> kDelta1Shift) & kDelta1Mask;
+            s.delta2 = (s2 >> kDelta2Shift) & kDelta2Mask;
+            s.fmax = fmax;
+            s.tptr_max = tp & kTptrMask;
+            s.tptr_sad = (tp >> kTptrSadShift) & kTptrMask;
+            s.scan_rows = c->pooled_rows + 2 * c->pad_rows;
+            s.scan_cols = c->pooled_cols + 2 * c->pad_cols;
+            s.out_rows = s.scan_rows >= c->kernel_rows ? s.scan_rows - c->kernel_rows + 1 : 0;
+            s.out_cols = s.scan_cols >= c->kernel_cols ? s.scan_cols - c->kernel_cols + 1 : 0;
+            s.ring_offset = c->read_base & ((1u << bits) - 1);
+            for (int oq : p.quadrants) {
+                if (oq == q || (lreg(oq, LREG_ENA, l) & 0xffff) == 0) continue;
+                for (unsigned kind : {unsigned(LREG_STREAM1), unsigned(LREG_STREAM2), unsigned(LREG_FMAX),
+                                      unsigned(LREG_RPTR_BASE)})
+                    if (lreg(oq, kind, l) != lreg(q, kind, l))
+                        warn(p, oq, l, layer_register_name(kind),
+                             "differs from quadrant " + std::to_string(q) + "; using quadrant " + std::to_string(q));
+            }
+            p.chain.push_back(std::move(s));
+            p.chain.back().cfg = *c;
+        }
+        if (p.chain.empty())
+            warn(p, master, l0, "LREG_FMAX", "REG_CTL streaming bit set but layer " + std::to_string(l0) +
+                                                 " has no rollover; nothing streams");
+    }
+    // Rollover values after the chain mean the registers intended a longer or gapped chain.
+    for (int k = l + (p.streaming ? 1 : 0); k <= p.last_layer; ++k)
+        for (int q : p.quadrants)
+            if (lreg(q, LREG_FMAX, k) & kFmaxMask) {
+                warn(p, q, k, "LREG_FMAX",
+                     p.streaming ? "rollover set on a layer after the streaming chain ended; ignored"
+                                 : "rollover set while REG_CTL streaming bit is clear; ignored");
+                break;
+            }
+    static_checks(state, p);
+    return p;
+}
+
+}  // namespace ai8x

@@ -1,0 +1,270 @@
+#include "model/stream/stream_scheduler.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "model/registers/quadrant_registers.h"
+
+namespace ai8x {
+
+namespace {
+
+constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
+
+std::string hex(uint64_t v) { return to_hex(v); }
+
+}  // namespace
+
+StreamScheduler::StreamScheduler(const StreamPlan& plan, PositionCost cost, Policy policy)
+    : plan_(plan), cost_(std::move(cost)), policy_(policy) {
+    const std::size_t n = plan_.chain.size();
+    pos_.assign(n, 0);
+    progress_.resize(n);
+    reports_.resize(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const StreamLayer& s = plan_.chain[k];
+        progress_[k].assign(uint64_t{s.cfg.pooled_rows} * s.cfg.pooled_cols, 0);
+        reports_[k].layer = s.layer();
+        reports_[k].min_margin = std::numeric_limits<int64_t>::max();
+        const uint64_t per_word = (k == 0 && plan_.fifo_mode) ? plan_.pixels_per_word() : 1;
+        reports_[k].ring_pixels = uint64_t{s.fmax} * per_word / std::max<uint32_t>(1, s.cfg.passes);
+    }
+}
+
+bool StreamScheduler::done() const {
+    for (std::size_t k = 0; k < pos_.size(); ++k)
+        if (pos_[k] < plan_.chain[k].positions()) return false;
+    return !plan_.fifo_mode || words_ >= plan_.frame_words;
+}
+
+void StreamScheduler::add_stall(uint64_t cycles) {
+    cycle_ += cycles;
+    stalls_ += cycles;
+}
+
+StreamScheduler::Real StreamScheduler::real_at(std::size_t index, uint64_t position) const {
+    const StreamLayer& s = plan_.chain[index];
+    const uint64_t r = position / s.scan_cols, c = position % s.scan_cols;
+    const LayerConfig& cfg = s.cfg;
+    if (r < cfg.pad_rows || r >= cfg.pad_rows + cfg.pooled_rows || c < cfg.pad_cols ||
+        c >= cfg.pad_cols + cfg.pooled_cols)
+        return {false, 0, 0};
+    return {true, static_cast<uint32_t>(r - cfg.pad_rows), static_cast<uint32_t>(c - cfg.pad_cols)};
+}
+
+uint64_t StreamScheduler::written_pixels(std::size_t index, uint64_t positions) const {
+    const StreamLayer& s = plan_.chain[index];
+    if (positions == 0) return 0;
+    // Output pixel (r, c) is complete once the scan has passed position (r + kh - 1, c + kw - 1).
+    const uint64_t last = positions - 1;
+    const int64_t row = static_cast<int64_t>(last / s.scan_cols);
+    const int64_t col = static_cast<int64_t>(last % s.scan_cols);
+    const int64_t out_row = row - (static_cast<int64_t>(s.cfg.kernel_rows) - 1);
+    if (out_row < 0) return 0;
+    if (out_row >= static_cast<int64_t>(s.out_rows)) return uint64_t{s.out_rows} * s.out_cols;
+    const int64_t cols = std::clamp<int64_t>(col - (static_cast<int64_t>(s.cfg.kernel_cols) - 1) + 1, 0,
+                                             static_cast<int64_t>(s.out_cols));
+    return static_cast<uint64_t>(out_row) * s.out_cols + static_cast<uint64_t>(cols);
+}
+
+int64_t StreamScheduler::threshold(std::size_t index, uint32_t i, uint32_t j) const {
+    const StreamLayer& s = plan_.chain[index];
+    return int64_t{s.start} + (int64_t{i} * (int64_t{s.scan_cols} - 1) + j) * s.delta1 + int64_t{i} * s.delta2;
+}
+
+int64_t StreamScheduler::need(std::size_t index, uint32_t i, uint32_t j) const {
+    const LayerConfig& c = plan_.chain[index].cfg;
+    const StreamLayer& p = plan_.chain[index - 1];
+    const int64_t sh = c.pool_stride, sw = c.conv1d ? 1 : c.pool_stride;
+    return (sh * i + c.pool_rows - 1 + p.cfg.kernel_rows - 1) * int64_t{p.scan_cols} +
+           (sw * j + c.pool_cols - 1 + p.cfg.kernel_cols - 1) + 1;
+}
+
+uint64_t StreamScheduler::received_pixels() const {
+    const LayerConfig& c = plan_.chain.front().cfg;
+    const uint64_t frame = uint64_t{c.in_rows} * c.in_cols;
+    if (!plan_.fifo_mode) return frame;
+    return std::min(words_ * plan_.pixels_per_word(), frame);
+}
+
+uint64_t StreamScheduler::layer0_oldest_pixel() const {
+    const StreamLayer& s = plan_.chain.front();
+    const LayerConfig& c = s.cfg;
+    const uint64_t r = pos_[0] / s.scan_cols, col = pos_[0] % s.scan_cols;
+    uint64_t i = 0, j = 0;
+    if (r >= c.pad_rows + c.pooled_rows) return kNone;
+    if (r >= c.pad_rows) {
+        i = r - c.pad_rows;
+        if (col >= c.pad_cols + c.pooled_cols) {
+            ++i;
+            if (i >= c.pooled_rows) return kNone;
+        } else if (col >= c.pad_cols) {
+            j = col - c.pad_cols;
+        }
+    }
+    const uint64_t sw = c.conv1d ? 1 : c.pool_stride;
+    return c.pool_stride * i * c.in_cols + sw * j;
+}
+
+bool StreamScheduler::transfer_allowed() const {
+    if (!plan_.fifo_mode || words_ >= plan_.frame_words) return false;
+    if (plan_.chain.empty()) return true;  // non-streaming FIFO mode: the whole frame fits
+    // Space driven (§4.3): word k may overwrite its slot only once no remaining read needs the old word.
+    const uint64_t oldest = layer0_oldest_pixel();
+    if (oldest == kNone) return true;
+    return words_ < oldest / plan_.pixels_per_word() + plan_.chain.front().fmax;
+}
+
+bool StreamScheduler::ready(std::size_t index) const {
+    const StreamLayer& s = plan_.chain[index];
+    if (pos_[index] >= s.positions()) return false;
+    const Real at = real_at(index, pos_[index]);
+    if (!at.real) return true;  // padding reads nothing and never waits
+    if (index == 0) {
+        if (!plan_.fifo_mode) return true;
+        const LayerConfig& c = s.cfg;
+        const uint64_t frame = uint64_t{c.in_rows} * c.in_cols;
+        const uint64_t r = received_pixels();
+        if (r >= frame) return true;
+        const uint64_t sw = c.conv1d ? 1 : c.pool_stride;
+        const uint64_t window_end = (uint64_t{c.pool_stride} * at.i + c.pool_rows - 1) * c.in_cols + sw * at.j +
+                                    c.pool_cols;
+        return r >= std::min<uint64_t>(s.start, frame) && r >= window_end;
+    }
+    if (pos_[index - 1] >= plan_.chain[index - 1].positions()) return true;  // producer done
+    return static_cast<int64_t>(pos_[index - 1]) >= threshold(index, at.i, at.j);
+}
+
+uint32_t StreamScheduler::slot_address(std::size_t index, uint64_t pixel) const {
+    const StreamLayer& s = plan_.chain[index];
+    if (!plan_.device || s.cfg.processors.empty()) return 0;
+    const DeviceConfig& d = *plan_.device;
+    const uint32_t inst = static_cast<uint32_t>(s.cfg.processors.front().global) / d.processors_per_data_sram;
+    const uint32_t q = inst / d.data_sram.instances_per_quadrant, local = inst % d.data_sram.instances_per_quadrant;
+    const uint64_t linear = (index == 0 && plan_.fifo_mode) ? pixel / plan_.pixels_per_word() : pixel * s.cfg.passes;
+    const uint64_t word = s.ring_offset + (s.fmax ? linear % s.fmax : linear);
+    return static_cast<uint32_t>(d.data_sram.base + q * d.data_sram.quadrant_stride +
+                                 local * d.data_sram.instance_stride + word * d.data_sram.slot_bytes);
+}
+
+void StreamScheduler::report(std::size_t index, const std::string& kind, uint64_t pixel, const std::string& message) {
+    const int layer = plan_.chain[index].layer();
+    for (StreamHazard& h : hazards_)
+        if (h.layer == layer && h.kind == kind) {
+            ++h.count;
+            return;
+        }
+    hazards_.push_back({layer, slot_address(index, pixel), cycle_, kind, 1, message});
+}
+
+void StreamScheduler::check_read(std::size_t index, uint32_t i, uint32_t j) {
+    const StreamLayer& s = plan_.chain[index];
+    const LayerConfig& c = s.cfg;
+    LayerReport& rep = reports_[index];
+    const std::string at = "(" + std::to_string(i) + "," + std::to_string(j) + ")";
+    const uint64_t sw = c.conv1d ? 1 : c.pool_stride;
+    const uint64_t first = uint64_t{c.pool_stride} * i * c.in_cols + sw * j;
+    const uint64_t last = (uint64_t{c.pool_stride} * i + c.pool_rows - 1) * c.in_cols + sw * j + c.pool_cols - 1;
+    uint64_t written = 0;
+    if (index == 0) {
+        if (!plan_.fifo_mode) return;
+        written = received_pixels();
+    } else {
+        const StreamLayer& p = plan_.chain[index - 1];
+        const bool producer_done = pos_[index - 1] >= p.positions();
+        written = written_pixels(index - 1, pos_[index - 1]);
+        const int64_t t = threshold(index, i, j), n = need(index, i, j);
+        rep.min_margin = std::min(rep.min_margin, t - n);
+        if (!producer_done && t < n)
+            report(index, "read_before_write", last,
+                   "layer " + std::to_string(s.layer()) + " read " + at + " may start when layer " +
+                       std::to_string(p.layer()) + " has completed " + std::to_string(t) +
+                       " scan positions but needs " + std::to_string(n) + " (STREAM1=" + hex(s.start) +
+                       ", DELTA1=" + std::to_string(s.delta1) + ", DELTA2=" + std::to_string(s.delta2) +
+                       "): it reads pixels layer " + std::to_string(p.layer()) + " has not written");
+    }
+    // §6.2 at pixel level: every pixel of the pooling window must be in the ring, written and not overwritten.
+    const uint64_t ring = rep.ring_pixels;
+    if (written > first) rep.max_ring_pixels = std::max(rep.max_ring_pixels, written - first);
+    if (last >= written)
+        report(index, "stale_read", last,
+               "layer " + std::to_string(s.layer()) + " read " + at + " uses input pixel " + std::to_string(last) +
+                   " but only " + std::to_string(written) + " were written: the ring slot holds older data");
+    if (written > first + ring)
+        report(index, "overrun", first,
+               "layer " + std::to_string(s.layer()) + " read " + at + " uses input pixel " + std::to_string(first) +
+                   " but " + std::to_string(written) + " were written into a ring of " + std::to_string(ring) +
+                   " pixels (LREG_FMAX=" + std::to_string(s.fmax) + "): the slot was overwritten");
+}
+
+void StreamScheduler::run_position(std::size_t index) {
+    const StreamLayer& s = plan_.chain[index];
+    const uint64_t p = pos_[index];
+    const Real at = real_at(index, p);
+    if (at.real) {
+        const uint64_t prog = index == 0 ? words_ : written_pixels(index - 1, pos_[index - 1]);
+        progress_[index][uint64_t{at.i} * s.cfg.pooled_cols + at.j] = prog;
+        if (at.i == 0 && at.j == 0) reports_[index].first_read_cycle = cycle_;
+        check_read(index, at.i, at.j);
+    }
+    const uint64_t cycles = cost_(index, static_cast<uint32_t>(p / s.scan_cols), static_cast<uint32_t>(p % s.scan_cols));
+    LayerReport& rep = reports_[index];
+    if (p == 0) rep.first_cycle = cycle_;
+    cycle_ += cycles;
+    rep.work_cycles += cycles;
+    rep.last_cycle = cycle_;
+    ++pos_[index];
+}
+
+StreamStep StreamScheduler::step(uint64_t words_available) {
+    const std::size_t n = plan_.chain.size();
+    for (;;) {
+        while (words_ < words_available && transfer_allowed()) ++words_;
+        // Deepest ready layer first (§4.5); producer-first only for the negative control.
+        for (std::size_t k = 0; k < n; ++k) {
+            const std::size_t index = policy_ == Policy::DeepestFirst ? n - 1 - k : k;
+            if (!ready(index)) continue;
+            const uint64_t before = cycle_;
+            run_position(index);
+            StreamStep st;
+            st.kind = StreamStep::Ran;
+            st.layer = plan_.chain[index].layer();
+            st.cycles = cycle_ - before;
+            return st;
+        }
+        if (done()) return StreamStep{StreamStep::Done, -1, 0, 0};
+        const bool frame_open = plan_.fifo_mode && words_ < plan_.frame_words;
+        if (frame_open && words_ >= words_available) {
+            StreamStep st;
+            st.kind = StreamStep::NeedFifo;
+            st.need_word = words_;
+            return st;
+        }
+        if (frame_open) {
+            // Data is waiting but the ring is full of words layer 0 still needs and layer 0
+            // cannot start: the registers deadlock the stream (§6.1, layer 0). The model moves
+            // the word anyway, overwriting a needed slot, so the run ends and reports it.
+            report(0, "overrun", words_ * plan_.pixels_per_word(),
+                   "layer " + std::to_string(plan_.chain.front().layer()) + ": FIFO word " +
+                       std::to_string(words_) + " has no free ring slot (LREG_FMAX=" +
+                       std::to_string(plan_.chain.front().fmax) + ", stream start " +
+                       std::to_string(plan_.chain.front().start) +
+                       "); the stream would deadlock, the model overwrites the slot");
+            ++words_;
+            continue;
+        }
+        // Nothing can wait for anything else any more; cannot happen with a complete frame,
+        // but never loop forever: run the first unfinished layer.
+        for (std::size_t k = 0; k < n; ++k)
+            if (pos_[k] < plan_.chain[k].positions()) {
+                report(k, "deadlock", 0, "layer " + std::to_string(plan_.chain[k].layer()) +
+                                             " cannot become ready; forced to run");
+                const uint64_t before = cycle_;
+                run_position(k);
+                return StreamStep{StreamStep::Ran, plan_.chain[k].layer(), cycle_ - before, 0};
+            }
+        return StreamStep{StreamStep::Done, -1, 0, 0};
+    }
+}
+
+}  // namespace ai8x

@@ -1,0 +1,39 @@
+#include "model/timing/scan_cost.h"
+
+namespace ai8x {
+
+ScanCost::ScanCost(const LayerWalk& walk, const AccelTiming& timing) : w_(walk), t_(timing) {
+    // The per-layer extras are whatever the whole-layer walk charges as setup.
+    setup_ = TimingModel(timing).layer_breakdown(walk).setup;
+}
+
+int64_t ScanCost::frame_rows() const { return w_.passthrough ? w_.rows : w_.rows + 2 * w_.pad_rows; }
+int64_t ScanCost::frame_cols() const { return w_.passthrough ? w_.cols : w_.cols + 2 * w_.pad_cols; }
+
+int64_t ScanCost::position(int64_t row, int64_t col) const {
+    const int64_t tram_words = w_.pool_first ? w_.passes * w_.operands : w_.passes;
+    if (w_.passthrough)
+        return w_.passes * w_.operands * w_.pool_reads * t_.read_state + tram_words * t_.tram_write +
+               w_.passes * w_.timeslots * t_.write_state;
+
+    const bool pad_row = row < w_.pad_rows || row >= w_.pad_rows + w_.rows;
+    const bool pad_col = col < w_.pad_cols || col >= w_.pad_cols + w_.cols;
+    const bool padding = pad_row || pad_col;
+    const bool output_row = row >= w_.kernel_rows - 1;
+    const bool output = output_row && col >= w_.kernel_cols - 1;
+
+    int64_t visit = padding ? tram_words * t_.read_state
+                            : w_.passes * w_.operands * w_.pool_reads * t_.read_state;
+    visit += tram_words * t_.tram_write;
+    if (!output) visit += t_.write_state;
+    // Op-first layers step each data column once per pass.
+    int64_t cycles = visit * ((pad_col || w_.pool_first) ? 1 : w_.passes);
+    if (output_row && col == frame_cols() - 1) {
+        const int64_t single_channel = (w_.output_channels == 1 && w_.passes == 1) ? 1 : 0;
+        cycles += (w_.passes * w_.output_cols() * w_.output_channels + w_.output_channels * single_channel) *
+                  t_.write_state;
+    }
+    return cycles;
+}
+
+}  // namespace ai8x

@@ -1,0 +1,35 @@
+// Cycles of single scan positions, for the streaming scheduler: interleaved
+// layers advance one position at a time, so the chain's timeline needs the
+// cost of each position rather than of whole layers. The charges are those of
+// TimingModel::layer_breakdown (docs/timing-model.md), split by position: the
+// sum over a layer's positions plus setup() equals the layer's total.
+#pragma once
+
+#include <cstdint>
+
+#include "model/timing/timing_model.h"
+
+namespace ai8x {
+
+class ScanCost {
+public:
+    ScanCost(const LayerWalk& walk, const AccelTiming& timing);
+
+    // Frame the sequencer walks: pooled input plus padding (passthrough: no padding).
+    int64_t frame_rows() const;
+    int64_t frame_cols() const;
+
+    // Cycles of position (row, col) of that frame, including the output-row
+    // writes charged when the last column of an output row completes.
+    int64_t position(int64_t row, int64_t col) const;
+
+    // Per-layer extras (flatten, kernel pre-read), charged once before the first position.
+    int64_t setup() const { return setup_; }
+
+private:
+    LayerWalk w_;
+    AccelTiming t_;
+    int64_t setup_ = 0;
+};
+
+}  // namespace ai8x

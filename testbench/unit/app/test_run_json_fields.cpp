@@ -1,0 +1,95 @@
+// The run report's yardstick and occupancy fields: per-layer generator
+// estimate and utilization, CNN clock, and the memory map.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "testbench/app/generator_estimate.h"
+#include "testbench/app/run_options.h"
+#include "testbench/unit/test_support.h"
+#include "tlm/device_config.h"
+
+using namespace ai8x;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch(const std::string& tag) {
+    fs::path p = fs::temp_directory_path() / ("ai8xsim-json-" + tag + "-" + std::to_string(::getpid()));
+    fs::create_directories(p);
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("generator estimate: layers, startup and total come from meta.json", "[estimate]") {
+    const fs::path dir = scratch("meta");
+    std::ofstream(dir / "meta.json") << R"({"latency_cycles": {"Startup": 1, "Layer 0": 100, "Layer 2": 7, "Total": 108}})";
+    const auto est = read_generator_estimate(dir.string());
+    REQUIRE(est);
+    CHECK(est->startup == 1u);
+    CHECK(est->total == 108u);
+    REQUIRE(est->layers.size() == 2);
+    CHECK(est->layers.at(0) == 100u);
+    CHECK(est->layers.at(2) == 7u);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("generator estimate: absent file is no estimate, malformed file names itself", "[estimate]") {
+    const fs::path dir = scratch("bad");
+    CHECK_FALSE(read_generator_estimate(dir.string()));
+    std::ofstream(dir / "meta.json") << R"({"latency_cycles": {"Layer 0": "many"}})";
+    CHECK_THROWS_WITH(read_generator_estimate(dir.string()), Catch::Contains("meta.json") && Catch::Contains("Layer 0"));
+    std::ofstream(dir / "meta.json") << "{ not json";
+    CHECK_THROWS_WITH(read_generator_estimate(dir.string()), Catch::Contains("malformed JSON"));
+    fs::remove_all(dir);
+}
+
+TEST_CASE("run --json: estimate, utilization, clock and memory occupancy", "[run][vectors]") {
+    const fs::path work = scratch("fields");
+    const std::string vector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-mnist-extrasmall";
+    RunOptions o;
+    o.vector_dir = vector;
+    o.build_dir = std::string(AI8XSIM_BINARY) + ".fwcache";
+    o.json_out = (work / "result.json").string();
+    o.quiet_console = true;
+    REQUIRE(run_command(o) == kRunPass);
+
+    const nlohmann::json j = nlohmann::json::parse(test::slurp(o.json_out));
+    const auto est = read_generator_estimate(vector);
+    REQUIRE(est);
+    const DeviceConfig cfg = load_device_config(default_device_config_path());
+    const double peak = double(cfg.processors_total()) * cfg.timing.peak_macs_per_processor_cycle;
+    CHECK(j["vector"] == vector);
+    CHECK(j["cnn_clock_hz"].get<double>() > 0);
+    CHECK(j["estimate_total"] == *est->total);
+    REQUIRE(j["layers"].size() == est->layers.size());
+    for (const auto& l : j["layers"]) {
+        const int layer = l["layer"].get<int>();
+        CHECK(l["estimate"] == est->layers.at(layer));
+        const double u = l["utilization"].get<double>();
+        CHECK(u > 0.0);
+        CHECK(u <= 1.0);
+        // Recomputed from the same report: MACs over cycles times the array's peak.
+        CHECK(u == Approx(l["macs"].get<double>() / (l["cycles"].get<double>() * peak)));
+    }
+
+    // The firmware loaded kernels and input data: both show up as used words.
+    uint64_t data_used = 0, kernel_used = 0;
+    for (const auto& m : j["memory"]) {
+        const uint64_t used = m["used"].get<uint64_t>();
+        uint64_t in_ranges = 0;
+        for (const auto& r : m["ranges"]) in_ranges += r[1].get<uint64_t>() - r[0].get<uint64_t>() + 1;
+        CHECK(in_ranges == used);
+        CHECK(used <= m["words"].get<uint64_t>());
+        if (m["memory"] == "data_sram") data_used += used;
+        if (m["memory"] == "kernel") kernel_used += used;
+    }
+    CHECK(data_used > 0);
+    CHECK(kernel_used > 0);
+    fs::remove_all(work);
+}

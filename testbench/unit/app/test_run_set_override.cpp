@@ -1,0 +1,82 @@
+// `ai8xsim run --set`: an override of a register the firmware writes takes
+// effect silently; one of a register the firmware never writes is reported as
+// a warning (log + JSON `warnings`, kind "override_unused") so a user sweeping
+// it learns the sweep changes nothing. Addresses come from the vector's cnn.c.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <unistd.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "model/registers/quadrant_registers.h"
+#include "testbench/app/run_options.h"
+#include "tlm/device_config.h"
+
+using namespace ai8x;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/t-test-conv1d-1";
+
+// Every plain `*((volatile uint32_t *) ADDR) = VALUE;` of cnn.c (last value per address).
+std::map<uint32_t, uint32_t> cnn_register_writes() {
+    std::ifstream in(kVector + "/cnn.c");
+    REQUIRE(in);
+    static const std::regex write(R"(\*\(\(volatile uint32_t \*\) (0x[0-9a-fA-F]+)\) = (0x[0-9a-fA-F]+);)");
+    std::map<uint32_t, uint32_t> out;
+    std::string line;
+    while (std::getline(in, line)) {
+        std::smatch m;
+        if (std::regex_search(line, m, write))
+            out[static_cast<uint32_t>(std::stoul(m[1], nullptr, 16))] = static_cast<uint32_t>(std::stoul(m[2], nullptr, 16));
+    }
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("run --set: an override the firmware never hits is warned about, a hit one is not", "[run][set]") {
+    const DeviceConfig cfg = load_device_config(default_device_config_path());
+    const auto writes = cnn_register_writes();
+    const uint64_t lreg_base = cfg.quadrant_regs.base + cfg.layer_register_offset;
+
+    // A layer register the firmware writes: forcing the value it writes keeps the verdict.
+    auto hit = writes.end();
+    for (auto it = writes.begin(); it != writes.end(); ++it)
+        if (it->first >= lreg_base && it->first < cfg.quadrant_regs.base + cfg.quadrant_regs.quadrant_stride) {
+            hit = it;
+            break;
+        }
+    REQUIRE(hit != writes.end());
+    // The last layer's STREAM2 of quadrant 0: a one-layer, non-streaming vector never writes it.
+    const uint32_t unused = static_cast<uint32_t>(lreg_base + uint64_t{LREG_STREAM2} * cfg.layer_register_stride +
+                                                  4ull * (cfg.max_layers - 1));
+    REQUIRE(writes.count(unused) == 0);
+
+    const fs::path work = fs::temp_directory_path() / ("ai8xsim-set-" + std::to_string(::getpid()));
+    fs::create_directories(work);
+    RunOptions o;
+    o.vector_dir = kVector;
+    o.build_dir = std::string(AI8XSIM_BINARY) + ".fwcache";
+    o.json_out = (work / "result.json").string();
+    o.quiet_console = true;
+    o.overrides.push_back({hit->first, hit->second});
+    o.overrides.push_back({unused, 0x00010010});
+    CHECK(run_command(o) == kRunPass);
+
+    std::ifstream in(o.json_out);
+    REQUIRE(in);
+    const auto j = nlohmann::json::parse(in);
+    std::vector<std::string> unused_regs;
+    for (const auto& w : j["warnings"])
+        if (w["kind"] == "override_unused") unused_regs.push_back(w["register"].get<std::string>());
+    REQUIRE(unused_regs.size() == 1);
+    CHECK(unused_regs[0] == fmt::format("0x{:08x}", unused));
+    fs::remove_all(work);
+}

@@ -1,0 +1,100 @@
+#include "testbench/unit/model/stream_vectors.h"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace ai8x::test {
+
+namespace {
+
+std::vector<std::string> lines_of(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(path + ": cannot open");
+    std::vector<std::string> lines;
+    std::string line;
+    while (std::getline(in, line)) lines.push_back(line);
+    return lines;
+}
+
+std::vector<std::string> cells_of(const std::string& line) {
+    std::vector<std::string> cells;
+    std::stringstream row(line.substr(1));
+    std::string cell;
+    while (std::getline(row, cell, '|')) {
+        const auto b = cell.find_first_not_of(' ');
+        const auto e = cell.find_last_not_of(' ');
+        cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
+    }
+    return cells;
+}
+
+}  // namespace
+
+IndexVector index_vector(const std::string& vectors_dir, const std::string& name) {
+    const std::string path = vectors_dir + "/INDEX.md";
+    const std::vector<std::string> lines = lines_of(path);
+    IndexVector v;
+    v.name = name;
+    bool row_found = false;
+    for (const auto& line : lines) {
+        if (line.rfind("| " + name + " |", 0) != 0) continue;
+        const auto cells = cells_of(line);
+        if (cells.size() < 5) throw std::runtime_error(path + ": short table row for " + name);
+        v.chw = cells[2] == "CHW";
+        v.fifo = cells[3] == "yes";
+        v.streaming = cells[4] == "yes";
+        row_found = true;
+    }
+    if (!row_found) throw std::runtime_error(path + ": no table row for " + name);
+
+    static const std::regex layer_line(
+        R"(^- Layer (\d+): (\d+)x(\d+)x(\d+)( streaming)?, (no pooling|(max|avg) pool (\d+)x(\d+) with stride (\d+)/(\d+)), conv2d with kernel size (\d+)x(\d+), stride 1/1, pad (\d+)/(\d+))");
+    bool inside = false;
+    for (std::size_t n = 0; n < lines.size(); ++n) {
+        const std::string& line = lines[n];
+        if (line.rfind("### ", 0) == 0) {
+            if (inside) break;
+            inside = line == "### " + name;
+            continue;
+        }
+        if (!inside || line.rfind("- Layer ", 0) != 0) continue;
+        std::smatch m;
+        if (!std::regex_search(line, m, layer_line)) {
+            if (line.find(" streaming,") == std::string::npos) continue;  // later layers may be of any kind
+            throw std::runtime_error(path + ":" + std::to_string(n + 1) + ": layer line not understood: " + line);
+        }
+        IndexLayer l;
+        l.layer = std::stoi(m[1]);
+        l.channels = std::stoul(m[2]);
+        l.rows = std::stoul(m[3]);
+        l.cols = std::stoul(m[4]);
+        l.streaming = m[5].matched;
+        if (m[7].matched) {
+            l.pool_rows = std::stoul(m[8]);
+            l.pool_cols = std::stoul(m[9]);
+            l.pool_stride_rows = std::stoul(m[10]);
+            l.pool_stride_cols = std::stoul(m[11]);
+        }
+        l.kernel_rows = std::stoul(m[12]);
+        l.kernel_cols = std::stoul(m[13]);
+        l.pad_rows = std::stoul(m[14]);
+        l.pad_cols = std::stoul(m[15]);
+        v.layers.push_back(l);
+    }
+    if (v.layers.empty()) throw std::runtime_error(path + ": no layer lines for " + name);
+    return v;
+}
+
+std::vector<std::string> streaming_vector_names(const std::string& vectors_dir) {
+    std::vector<std::string> names;
+    for (const auto& line : lines_of(vectors_dir + "/INDEX.md")) {
+        if (line.rfind("| ", 0) != 0) continue;
+        const auto cells = cells_of(line);
+        if (cells.size() >= 5 && cells[4] == "yes") names.push_back(cells[0]);
+    }
+    return names;
+}
+
+}  // namespace ai8x::test
