@@ -99,7 +99,7 @@ std::map<uint32_t, uint32_t> generated_writes(const fs::path& cnn_c) {
 }
 
 struct Field {
-    uint32_t address;
+    std::vector<uint32_t> addresses;
     unsigned hi, lo;
 };
 
@@ -146,7 +146,7 @@ Axis parse_grid_field(const std::string& arg, const std::map<std::string, Field>
     axis.label = arg.substr(0, eq);
     const auto it = named.find(axis.label);
     if (it != named.end()) {
-        axis.addresses = {it->second.address};
+        axis.addresses = it->second.addresses;
         axis.bits = std::make_pair(it->second.hi, it->second.lo);
     } else {
         const auto parts = split(axis.label, ':');
@@ -325,7 +325,7 @@ int sweep(int argc, char** argv) {
     app.add_option("--grid", grids, "Axis ADDR[+ADDR..]=V1,V2,... or ADDR=START:END:STEP (whole register value)");
     app.add_option("--grid-field", grid_fields,
                    "Axis ADDR[+ADDR..]:HI:LO=VALUES or NAME=VALUES: bits HI:LO replaced in the value cnn.c writes");
-    app.add_option("--field", field_defs, "Name a field for --grid-field: NAME=ADDR:HI:LO");
+    app.add_option("--field", field_defs, "Name a field for --grid-field: NAME=ADDR[+ADDR..]:HI:LO");
     app.add_option("-j,--jobs", jobs, "Runs in parallel (default: number of cores)")->check(CLI::PositiveNumber);
     app.add_option("--ai8xsim", ai8xsim, "ai8xsim binary (default: next to this program)");
     app.add_option("--timeout", timeout, "Seconds per run before it is killed (0: none)")->check(CLI::NonNegativeNumber);
@@ -347,9 +347,9 @@ int sweep(int argc, char** argv) {
         const auto eq = def.find('=');
         const auto parts = split(eq == std::string::npos ? std::string() : def.substr(eq + 1), ':');
         if (eq == 0 || eq == std::string::npos || parts.size() != 3)
-            throw UsageError("--field '" + def + "': expected NAME=ADDR:HI:LO");
+            throw UsageError("--field '" + def + "': expected NAME=ADDR[+ADDR..]:HI:LO");
         const auto [hi, lo] = parse_bits(parts[1], parts[2], "--field", def);
-        named[def.substr(0, eq)] = Field{need_u32(parts[0], "--field", def), hi, lo};
+        named[def.substr(0, eq)] = Field{parse_addresses(parts[0], "--field", def), hi, lo};
     }
 
     std::map<uint32_t, uint32_t> generated;
