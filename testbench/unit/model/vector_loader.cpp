@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "model/memories/kernel_memory_port.h"
 #include "model/registers/fifo_registers.h"
 #include "model/registers/quadrant_registers.h"
 
@@ -150,8 +151,7 @@ GoldenVector load_vector(const std::string& dir) {
             throw std::runtime_error(weights_path + ": KERNELS block at " + hex(k[i]) + " truncated");
         KernelBlock block;
         block.address = k[i];
-        for (uint32_t n = 0; n < k[i + 1]; ++n)
-            for (int b = 3; b >= 0; --b) block.bytes.push_back(static_cast<uint8_t>(k[i + 2 + n] >> (8 * b)));
+        block.words.assign(k.begin() + i + 2, k.begin() + i + 2 + k[i + 1]);
         v.kernels.push_back(std::move(block));
         i += 2 + k[i + 1];
     }
@@ -235,20 +235,30 @@ void apply_vector(const GoldenVector& vec, AcceleratorState& s) {
     const DeviceConfig& c = s.cfg;
     for (const auto& w : vec.registers) apply_register(s, w);
 
-    // Packed kernel stream: the block address selects processor and first
-    // kernel word (four address bytes per word in this mode); then nine bytes
-    // fill one 72-bit word, first byte into KernelWord[0].
+    // Kernels take the path cnn.c takes: the kernel memory port's express
+    // protocol (start byte at the odd address, then the packed stream), so the
+    // packing is decoded in one place (model/memories/kernel_memory_port).
+    const uint32_t express_ctl = ctl::kMexpress;
     for (const auto& block : vec.kernels) {
         Located at;
         if (!locate(c.kernel_mem, c.quadrants, block.address, at))
             throw std::runtime_error(vec.name + ": kernel address " + hex(block.address) + " does not decode");
-        auto& mem = s.kernel[at.quadrant * c.kernel_mem.instances_per_quadrant + at.instance];
-        uint32_t word = at.offset / 4;
-        for (std::size_t b = 0; b + 9 <= block.bytes.size(); b += 9, ++word) {
-            if (word >= mem.size())
-                throw std::runtime_error(vec.name + ": kernel block " + hex(block.address) + " overruns kernel memory");
-            for (int i = 0; i < 9; ++i) mem[word][i] = block.bytes[b + i];
-        }
+        const uint64_t quadrant_base = c.kernel_mem.base + uint64_t{at.quadrant} * c.kernel_mem.quadrant_stride;
+        KernelMemoryPort port(s, at.quadrant, quadrant_base, express_ctl);
+        const uint64_t offset = block.address - quadrant_base;
+        const auto write = [&](uint64_t at_offset, uint32_t value, unsigned bytes) {
+            tlm::tlm_generic_payload t;
+            t.set_command(tlm::TLM_WRITE_COMMAND);
+            t.set_data_ptr(reinterpret_cast<unsigned char*>(&value));  // little-endian host, as the bus
+            t.set_data_length(bytes);
+            t.set_streaming_width(bytes);
+            t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            port.transport(t, at_offset);
+            if (t.get_response_status() != tlm::TLM_OK_RESPONSE)
+                throw std::runtime_error(vec.name + ": kernel block " + hex(block.address) + " rejected by kernel memory");
+        };
+        write(offset | 1, 1, 1);
+        for (std::size_t n = 0; n < block.words.size(); ++n) write(offset + 4 * n, block.words[n], 4);
     }
     for (const auto& copy : vec.biases) {
         Located at;

@@ -31,7 +31,7 @@ struct ArrayCopy {                 // a memcpy of a named array to the accelerat
 
 struct KernelBlock {               // one entry of the KERNELS stream
     uint32_t address = 0;
-    std::vector<uint8_t> bytes;
+    std::vector<uint32_t> words;   // as cnn.c streams them after the start byte
 };
 
 struct ExpectedBlock {             // one entry of SAMPLE_OUTPUT
