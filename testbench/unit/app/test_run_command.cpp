@@ -10,32 +10,13 @@
 #include <nlohmann/json.hpp>
 
 #include "testbench/app/run_options.h"
+#include "testbench/unit/app/app_test_support.h"
 
 using namespace ai8x;
+using namespace ai8x::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path scratch(const std::string& tag) {
-    fs::path p = fs::temp_directory_path() / ("ai8xsim-run-" + tag + "-" + std::to_string(::getpid()));
-    fs::create_directories(p);
-    return p;
-}
-
-RunOptions options_for(const std::string& dir, const fs::path& work) {
-    RunOptions o;
-    o.vector_dir = dir;
-    o.build_dir = std::string(AI8XSIM_BINARY) + ".fwcache";
-    o.json_out = (work / "result.json").string();
-    o.quiet_console = true;
-    return o;
-}
-
-nlohmann::json read_json(const std::string& path) {
-    std::ifstream in(path);
-    REQUIRE(in);
-    return nlohmann::json::parse(in);
-}
 
 std::string example(const std::string& name) { return std::string(AI8XSIM_SOURCE_DIR) + "/firmware/examples/" + name; }
 
@@ -43,7 +24,7 @@ std::string example(const std::string& name) { return std::string(AI8XSIM_SOURCE
 
 TEST_CASE("run: a missing folder is a usage error", "[run]") {
     fs::path work = scratch("missing");
-    RunOptions o = options_for((work / "does-not-exist").string(), work);
+    RunOptions o = run_options_for((work / "does-not-exist").string(), work);
     CHECK(run_command(o) == kRunUsageError);
     CHECK_FALSE(fs::exists(o.json_out));
     fs::remove_all(work);
@@ -54,7 +35,7 @@ TEST_CASE("run: generator output without weights.h is a usage error", "[run]") {
     fs::path dir = work / "vec";
     fs::create_directories(dir);
     for (const char* f : {"main.c", "cnn.c", "cnn.h", "sampledata.h", "sampleoutput.h"}) std::ofstream(dir / f) << "\n";
-    CHECK(run_command(options_for(dir.string(), work)) == kRunUsageError);
+    CHECK(run_command(run_options_for(dir.string(), work)) == kRunUsageError);
     fs::remove_all(work);
 }
 
@@ -63,7 +44,7 @@ TEST_CASE("run: a compiler error is a usage error", "[run]") {
     fs::path dir = work / "fw";
     fs::create_directories(dir);
     std::ofstream(dir / "main.c") << "int main(void) { return not_declared; }\n";
-    CHECK(run_command(options_for(dir.string(), work)) == kRunUsageError);
+    CHECK(run_command(run_options_for(dir.string(), work)) == kRunUsageError);
     fs::remove_all(work);
 }
 
@@ -73,7 +54,7 @@ TEST_CASE("run: a printed FAIL verdict stops the spinning firmware with exit 1",
     fs::create_directories(dir);
     std::ofstream(dir / "main.c") << "#include <stdio.h>\n"
                                      "int main(void) { printf(\"\\n*** FAIL ***\\n\\n\"); while (1); }\n";
-    RunOptions o = options_for(dir.string(), work);
+    RunOptions o = run_options_for(dir.string(), work);
     o.timeout_ms = 1000;
     CHECK(run_command(o) == kRunFail);
     auto j = read_json(o.json_out);
@@ -85,7 +66,7 @@ TEST_CASE("run: a printed FAIL verdict stops the spinning firmware with exit 1",
 
 TEST_CASE("run: a bus fault is a simulation error naming PC and symbol and address", "[run]") {
     fs::path work = scratch("fault");
-    RunOptions o = options_for(example("bus_fault"), work);
+    RunOptions o = run_options_for(example("bus_fault"), work);
     CHECK(run_command(o) == kRunSimError);
     auto j = read_json(o.json_out);
     CHECK(j["result"] == "error");
@@ -98,7 +79,7 @@ TEST_CASE("run: a bus fault is a simulation error naming PC and symbol and addre
 
 TEST_CASE("run: no verdict within the timeout is a simulation error with the PC", "[run]") {
     fs::path work = scratch("hang");
-    RunOptions o = options_for(example("hang"), work);
+    RunOptions o = run_options_for(example("hang"), work);
     o.timeout_ms = 1.0;
     CHECK(run_command(o) == kRunSimError);
     auto j = read_json(o.json_out);
@@ -113,7 +94,7 @@ TEST_CASE("run: no verdict within the timeout is a simulation error with the PC"
 
 TEST_CASE("run: a golden vector reaches the firmware's verdict", "[run][vectors]") {
     fs::path work = scratch("mnist");
-    RunOptions o = options_for(std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-mnist", work);
+    RunOptions o = run_options_for(std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-mnist", work);
     int rc = run_command(o);
     // Pass or fail is the engine's business; the runner must reach a verdict.
     REQUIRE((rc == kRunPass || rc == kRunFail));

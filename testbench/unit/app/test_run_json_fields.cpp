@@ -12,17 +12,13 @@
 #include "testbench/app/run_options.h"
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
+#include "testbench/unit/app/app_test_support.h"
 
 using namespace ai8x;
+using namespace ai8x::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path scratch(const std::string& tag) {
-    fs::path p = fs::temp_directory_path() / ("ai8xsim-json-" + tag + "-" + std::to_string(::getpid()));
-    fs::create_directories(p);
-    return p;
-}
 
 }  // namespace
 

@@ -10,27 +10,19 @@
 #include <unistd.h>
 
 #include "testbench/app/run_report.h"
+#include "testbench/unit/app/app_test_support.h"
 
 using namespace ai8x;
+using namespace ai8x::test;
 
 namespace {
-
-nlohmann::json write_and_read(const RunReport& r) {
-    const std::string path = "/tmp/ai8xsim_run_report_" + std::to_string(getpid()) + ".json";
-    write_run_report(r, path);
-    std::ifstream in(path);
-    REQUIRE(in);
-    nlohmann::json j = nlohmann::json::parse(in);
-    std::remove(path.c_str());
-    return j;
-}
 
 }  // namespace
 
 TEST_CASE("run report: hazards are an array even when there are none", "[run][report]") {
     RunReport r;
     r.result = "pass";
-    const nlohmann::json j = write_and_read(r);
+    const nlohmann::json j = report_as_json(r);
     REQUIRE(j.contains("hazards"));
     CHECK(j["hazards"].is_array());
     CHECK(j["hazards"].empty());
@@ -44,7 +36,7 @@ TEST_CASE("run report: a hazard keeps its layer and address and cycle and kind a
     r.stall_cycles = 152;
     r.layers.push_back({1, uint64_t{152332}, 10, std::nullopt, std::nullopt, std::make_pair(uint64_t{0}, uint64_t{448792})});
     r.hazards.push_back({1, 0x50c091ccu, 15301, "read_before_write", 3968, "layer 1 read (2,0) ..."});
-    const nlohmann::json j = write_and_read(r);
+    const nlohmann::json j = report_as_json(r);
     REQUIRE(j["hazards"].size() == 1);
     const auto& h = j["hazards"][0];
     CHECK(h["layer"] == 1);

@@ -10,27 +10,19 @@
 #include <unistd.h>
 
 #include "testbench/app/run_report.h"
+#include "testbench/unit/app/app_test_support.h"
 
 using namespace ai8x;
+using namespace ai8x::test;
 
 namespace {
-
-nlohmann::json report_json(const RunReport& r) {
-    const std::string path = "/tmp/ai8xsim_run_warnings_" + std::to_string(getpid()) + ".json";
-    write_run_report(r, path);
-    std::ifstream in(path);
-    REQUIRE(in);
-    nlohmann::json j = nlohmann::json::parse(in);
-    std::remove(path.c_str());
-    return j;
-}
 
 }  // namespace
 
 TEST_CASE("run report: warnings are an empty array for a clean run", "[run][report]") {
     RunReport r;
     r.result = "pass";
-    const nlohmann::json j = report_json(r);
+    const nlohmann::json j = report_as_json(r);
     REQUIRE(j.contains("warnings"));
     CHECK(j["warnings"].is_array());
     CHECK(j["warnings"].empty());
@@ -40,7 +32,7 @@ TEST_CASE("run report: a warning keeps quadrant, layer, register, kind and count
     RunReport r;
     r.result = "fail";
     r.warnings.push_back({2, 5, "LREG_RPTR_BASE", "unwritten_read", 640, "processor 3 reads ..."});
-    const nlohmann::json j = report_json(r);
+    const nlohmann::json j = report_as_json(r);
     REQUIRE(j["warnings"].size() == 1);
     const nlohmann::json& w = j["warnings"][0];
     CHECK(w["quadrant"] == 2);

@@ -16,34 +16,21 @@
 #include "model/registers/quadrant_registers.h"
 #include "testbench/app/run_options.h"
 #include "tlm/device_config.h"
+#include "testbench/unit/app/app_test_support.h"
 
 using namespace ai8x;
+using namespace ai8x::test;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/t-test-conv1d-1";
 
-// Every plain `*((volatile uint32_t *) ADDR) = VALUE;` of cnn.c (last value per address).
-std::map<uint32_t, uint32_t> cnn_register_writes() {
-    std::ifstream in(kVector + "/cnn.c");
-    REQUIRE(in);
-    static const std::regex write(R"(\*\(\(volatile uint32_t \*\) (0x[0-9a-fA-F]+)\) = (0x[0-9a-fA-F]+);)");
-    std::map<uint32_t, uint32_t> out;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::smatch m;
-        if (std::regex_search(line, m, write))
-            out[static_cast<uint32_t>(std::stoul(m[1], nullptr, 16))] = static_cast<uint32_t>(std::stoul(m[2], nullptr, 16));
-    }
-    return out;
-}
-
 }  // namespace
 
 TEST_CASE("run --set: an override the firmware never hits is warned about, a hit one is not", "[run][set]") {
     const DeviceConfig cfg = load_device_config(default_device_config_path());
-    const auto writes = cnn_register_writes();
+    const auto writes = cnn_register_writes(kVector);
     const uint64_t lreg_base = cfg.quadrant_regs.base + cfg.layer_register_offset;
 
     // A layer register the firmware writes: forcing the value it writes keeps the verdict.

@@ -17,44 +17,23 @@
 #include "model/registers/quadrant_registers.h"
 #include "testbench/app/run_options.h"
 #include "tlm/device_config.h"
+#include "testbench/unit/app/app_test_support.h"
 
 using namespace ai8x;
+using namespace ai8x::test;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-cats-dogs";
 
-RunOptions options(const fs::path& work) {
-    RunOptions o;
-    o.vector_dir = kVector;
-    o.build_dir = std::string(AI8XSIM_BINARY) + ".fwcache";
-    o.json_out = (work / "result.json").string();
-    o.quiet_console = true;
-    return o;
-}
-
-nlohmann::json read_json(const std::string& path) {
-    std::ifstream in(path);
-    REQUIRE(in);
-    return nlohmann::json::parse(in);
-}
-
 // Every cnn.c write of LREG_STREAM2 of `layer`: (address, value).
 std::vector<std::pair<uint32_t, uint32_t>> stream2_writes(const DeviceConfig& cfg, int layer) {
-    std::ifstream in(kVector + "/cnn.c");
-    REQUIRE(in);
     const uint64_t offset = cfg.layer_register_offset + uint64_t{LREG_STREAM2} * cfg.layer_register_stride + 4 * layer;
-    static const std::regex write(R"(\*\(\(volatile uint32_t \*\) (0x[0-9a-fA-F]+)\) = (0x[0-9a-fA-F]+);)");
     std::vector<std::pair<uint32_t, uint32_t>> out;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::smatch m;
-        if (!std::regex_search(line, m, write)) continue;
-        const uint64_t a = std::stoull(m[1], nullptr, 16);
+    for (const auto& [a, value] : cnn_register_writes(kVector))
         if (a >= cfg.quadrant_regs.base && (a - cfg.quadrant_regs.base) % cfg.quadrant_regs.quadrant_stride == offset)
-            out.emplace_back(static_cast<uint32_t>(a), static_cast<uint32_t>(std::stoul(m[2], nullptr, 16)));
-    }
+            out.emplace_back(a, value);
     return out;
 }
 
@@ -63,7 +42,7 @@ std::vector<std::pair<uint32_t, uint32_t>> stream2_writes(const DeviceConfig& cf
 TEST_CASE("run: the streaming demo passes without hazards and stalls on its FIFO", "[run][stream]") {
     const fs::path work = fs::temp_directory_path() / ("ai8xsim-stream-" + std::to_string(::getpid()));
     fs::create_directories(work);
-    const RunOptions o = options(work);
+    const RunOptions o = run_options_for(kVector, work);
     REQUIRE(run_command(o) == kRunPass);
     const auto j = read_json(o.json_out);
     CHECK(j["hazards"].empty());
@@ -82,7 +61,7 @@ TEST_CASE("run: a lowered stream delta fails the known answer and reports hazard
     REQUIRE(!writes.empty());
     const fs::path work = fs::temp_directory_path() / ("ai8xsim-stream-hz-" + std::to_string(::getpid()));
     fs::create_directories(work);
-    RunOptions o = options(work);
+    RunOptions o = run_options_for(kVector, work);
     for (const auto& [address, value] : writes) {
         const uint32_t delta2 = (value >> 16) & 0xfff;
         REQUIRE(delta2 >= 4);

@@ -21,27 +21,15 @@
 #include "model/registers/quadrant_registers.h"
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
+#include "testbench/unit/app/app_test_support.h"
 
 using namespace ai8x;
+using namespace ai8x::test;
 namespace fs = std::filesystem;
 
 namespace {
 
 const std::string kVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/t-test-conv1d-1";
-
-std::map<uint32_t, uint32_t> cnn_register_writes() {
-    std::ifstream in(kVector + "/cnn.c");
-    REQUIRE(in);
-    static const std::regex write(R"(\*\(\(volatile uint32_t \*\) (0x[0-9a-fA-F]+)\) = (0x[0-9a-fA-F]+);)");
-    std::map<uint32_t, uint32_t> out;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::smatch m;
-        if (std::regex_search(line, m, write))
-            out[static_cast<uint32_t>(std::stoul(m[1], nullptr, 16))] = static_cast<uint32_t>(std::stoul(m[2], nullptr, 16));
-    }
-    return out;
-}
 
 // Layer 0, quadrant 0 address of a per-layer register kind.
 uint32_t layer0_register(const DeviceConfig& cfg, unsigned kind) {
@@ -89,7 +77,7 @@ fs::path work_dir(const std::string& tag) {
 
 TEST_CASE("sweep: a 2x1 grid gives PASS at the generated value and FAIL at a moved output pointer", "[sweep]") {
     const DeviceConfig cfg = load_device_config(default_device_config_path());
-    const auto writes = cnn_register_writes();
+    const auto writes = cnn_register_writes(kVector);
     const uint32_t wptr = layer0_register(cfg, LREG_WPTR_BASE);
     const uint32_t rows_reg = layer0_register(cfg, LREG_RCNT);
     REQUIRE(writes.count(wptr) == 1);
@@ -152,7 +140,7 @@ TEST_CASE("sweep: argument errors exit 2 and name the culprit", "[sweep]") {
     // last layer's STREAM2 of quadrant 0 (a one-layer plain vector).
     const DeviceConfig cfg = load_device_config(default_device_config_path());
     const uint32_t unused = layer0_register(cfg, LREG_STREAM2) + 4u * (cfg.max_layers - 1);
-    REQUIRE(cnn_register_writes().count(unused) == 0);
+    REQUIRE(cnn_register_writes(kVector).count(unused) == 0);
     r = run_sweep(fmt::format("'{}' {} {} --grid-field 0x{:08x}:1:0=1", kVector, out, bin, unused), work);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find(fmt::format("never writes 0x{:08x}", unused)) != std::string::npos);
