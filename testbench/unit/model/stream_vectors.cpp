@@ -1,4 +1,5 @@
 #include "testbench/unit/model/stream_vectors.h"
+#include "testbench/unit/model/vector_loader.h"
 
 #include <fstream>
 #include <regex>
@@ -18,18 +19,6 @@ std::vector<std::string> lines_of(const std::string& path) {
     return lines;
 }
 
-std::vector<std::string> cells_of(const std::string& line) {
-    std::vector<std::string> cells;
-    std::stringstream row(line.substr(1));
-    std::string cell;
-    while (std::getline(row, cell, '|')) {
-        const auto b = cell.find_first_not_of(' ');
-        const auto e = cell.find_last_not_of(' ');
-        cells.push_back(b == std::string::npos ? "" : cell.substr(b, e - b + 1));
-    }
-    return cells;
-}
-
 }  // namespace
 
 IndexVector index_vector(const std::string& vectors_dir, const std::string& name) {
@@ -38,10 +27,8 @@ IndexVector index_vector(const std::string& vectors_dir, const std::string& name
     IndexVector v;
     v.name = name;
     bool row_found = false;
-    for (const auto& line : lines) {
-        if (line.rfind("| " + name + " |", 0) != 0) continue;
-        const auto cells = cells_of(line);
-        if (cells.size() < 5) throw std::runtime_error(path + ": short table row for " + name);
+    for (const auto& cells : index_rows(vectors_dir)) {
+        if (cells[0] != name) continue;
         v.chw = cells[2] == "CHW";
         v.fifo = cells[3] == "yes";
         v.streaming = cells[4] == "yes";
@@ -89,11 +76,8 @@ IndexVector index_vector(const std::string& vectors_dir, const std::string& name
 
 std::vector<std::string> streaming_vector_names(const std::string& vectors_dir) {
     std::vector<std::string> names;
-    for (const auto& line : lines_of(vectors_dir + "/INDEX.md")) {
-        if (line.rfind("| ", 0) != 0) continue;
-        const auto cells = cells_of(line);
-        if (cells.size() >= 5 && cells[4] == "yes") names.push_back(cells[0]);
-    }
+    for (const auto& cells : index_rows(vectors_dir))
+        if (cells[4] == "yes") names.push_back(cells[0]);
     return names;
 }
 

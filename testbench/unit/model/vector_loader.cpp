@@ -327,6 +327,8 @@ std::optional<Mismatch> compare_expected(const GoldenVector& vec, const Accelera
 
 namespace {
 
+}  // namespace
+
 // Rows of the INDEX.md summary table, split into trimmed cells.
 std::vector<std::vector<std::string>> index_rows(const std::string& vectors_dir) {
     const std::string path = vectors_dir + "/INDEX.md";
@@ -350,8 +352,6 @@ std::vector<std::vector<std::string>> index_rows(const std::string& vectors_dir)
     if (rows.empty()) throw std::runtime_error(path + ": no vectors found in the summary table");
     return rows;
 }
-
-}  // namespace
 
 std::vector<std::string> fifo_vector_names(const std::string& vectors_dir) {
     std::vector<std::string> names;

@@ -80,6 +80,10 @@ std::optional<Mismatch> compare_expected(const GoldenVector& vec, const Accelera
 std::vector<std::string> plain_vector_names(const std::string& vectors_dir);
 
 // Names of the vectors in INDEX.md that use the FIFOs (streaming or not).
+// Rows of the summary table of INDEX.md in `vectors_dir`, as trimmed cells
+// (vector, ..., FIFO "yes", streaming "yes"); throws naming the file if empty.
+std::vector<std::vector<std::string>> index_rows(const std::string& vectors_dir);
+
 std::vector<std::string> fifo_vector_names(const std::string& vectors_dir);
 
 }  // namespace ai8x::test
