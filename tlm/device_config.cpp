@@ -235,6 +235,10 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     const YAML::Node periph = r.need(cpu, "cpu", "peripherals");
     c.peripheral_base = r.u64(periph, "cpu.peripherals", "base");
     c.peripheral_size = r.positive(periph, "cpu.peripherals", "size");
+    const YAML::Node ct = r.need(cpu, "cpu", "timing");
+    c.cpu_timing.cycles_per_instruction = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "cycles_per_instruction"));
+    c.cpu_timing.exception_entry_cycles = r.u32(ct, "cpu.timing", "exception_entry_cycles");
+    c.cpu_timing.exception_return_cycles = r.u32(ct, "cpu.timing", "exception_return_cycles");
 
     const YAML::Node clk = r.need(root, "", "clocks");
     c.clocks.cpu_hz = r.hz(clk, "clocks", "cpu_hz");

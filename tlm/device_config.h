@@ -52,11 +52,18 @@ struct ClockConfig {
     double ipo_hz = 100e6;         // internal primary oscillator (CNN clock source "ITO/IPO")
 };
 
+// Cost of the Cortex-M4's own work, in CPU clock cycles (configs: cpu.timing).
+struct CpuTiming {
+    uint32_t cycles_per_instruction = 1;    // base cost of every executed instruction
+    uint32_t exception_entry_cycles = 0;    // interrupt taken: stacking and vector fetch
+    uint32_t exception_return_cycles = 0;   // EXC_RETURN: unstacking
+};
+
 struct BusTiming {
     uint32_t accel_reg_wait_states = 0;   // extra cycles per accelerator register access
     uint32_t accel_mem_wait_states = 0;   // extra cycles per accelerator memory access
-    uint32_t flash_wait_states = 0;
-    uint32_t sram_wait_states = 0;
+    uint32_t flash_wait_states = 0;       // extra cycles per CPU data read from flash (fetches hit the cache)
+    uint32_t sram_wait_states = 0;        // extra cycles per CPU data access to SRAM
 };
 
 // Cost in CNN clock cycles of each state the layer sequencer steps through
@@ -106,6 +113,8 @@ struct DeviceConfig {
     std::vector<CpuRegion> cpu_regions;
     uint64_t peripheral_base = 0;           // start of the MCU peripheral window (GCR, GCFR, timers, ...)
     uint64_t peripheral_size = 0;
+
+    CpuTiming cpu_timing;          // configs: cpu.timing
 
     ClockConfig clocks;
     BusTiming bus;

@@ -83,6 +83,15 @@ void CortexM4::load_elf(const std::string& path) {
     image_ = ElfImage::load(path);
 }
 
+void CortexM4::observe_calls(uint32_t address, CallObserver done) {
+    call_watches_.push_back(std::make_unique<CallWatch>(CallWatch{this, address & ~1u, std::move(done)}));
+}
+
+sc_core::sc_time CortexM4::local_time() const {
+    const double pending = double(instret_ - accounted_) * cfg_.cpu_timing.cycles_per_instruction + double(wait_cycles_);
+    return sc_core::sc_time_stamp() + qk_.get_local_time() + pending * cycle_;
+}
+
 void CortexM4::set_irq(unsigned irqn, bool level) {
     if (irqn >= irq_lines_.size()) {
         spdlog::error("{}: interrupt line {} does not exist", name(), irqn);
@@ -177,6 +186,33 @@ void CortexM4::map_memories() {
           "instruction hook");
     check(uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void*>(&CortexM4::hook_unmapped), this, 1, 0),
           "unmapped-access hook");
+    install_wait_state_hooks();
+    install_call_hooks();
+}
+
+void CortexM4::install_wait_state_hooks() {
+    // A memory hook makes Unicorn leave its fast path for every access in the
+    // hooked range, so a region whose wait states are zero gets none.
+    for (const auto& r : cfg_.cpu_regions) {
+        const uint32_t ws = r.writable ? cfg_.bus.sram_wait_states : cfg_.bus.flash_wait_states;
+        if (ws == 0) continue;
+        // Flash is read-only to the firmware: only its data reads wait (fetches hit the cache).
+        const int kinds = r.writable ? (UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE) : UC_HOOK_MEM_READ;
+        wait_state_hooks_.push_back(std::make_unique<WaitStateHook>(WaitStateHook{this, ws}));
+        uc_hook h;
+        check(uc_hook_add(uc_, &h, kinds, reinterpret_cast<void*>(&CortexM4::hook_wait_states),
+                          wait_state_hooks_.back().get(), r.base, r.base + r.size - 1),
+              "wait-state hook for " + r.name);
+    }
+}
+
+void CortexM4::install_call_hooks() {
+    for (const auto& w : call_watches_) {
+        uc_hook h;
+        check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&CortexM4::hook_call_entry), w.get(),
+                          w->address, w->address),
+              "call hook at " + hex32(w->address));
+    }
 }
 
 void CortexM4::map_bus_window(uint64_t base, uint64_t size) {
@@ -258,7 +294,8 @@ void CortexM4::execute_chunk() {
     sc_core::sc_time quantum = tlm::tlm_global_quantum::instance().compute_local_quantum();
     sc_core::sc_time local = qk_.get_local_time();
     uint64_t budget = quantum > local ? std::max<uint64_t>(1, uint64_t((quantum - local) / cycle_)) : 1;
-    chunk_end_ = instret_ + budget;
+    chunk_end_ = instret_ + std::max<uint64_t>(1, budget / cfg_.cpu_timing.cycles_per_instruction);
+    stopping_ = false;
     unmapped_address_.reset();
 
     uc_err err = uc_emu_start(uc_, pc_ | 1u, 0, 0, 0);
@@ -297,11 +334,37 @@ void CortexM4::hook_code(uc_struct* uc, uint64_t address, uint32_t, void* self) 
     // the PC Unicorn reports is exactly where to resume.
     auto* cpu = static_cast<CortexM4*>(self);
     if (cpu->sleeping_ || cpu->halted_ || cpu->instret_ >= cpu->chunk_end_) {
+        cpu->stopping_ = true;
         uc_emu_stop(uc);
         return;
     }
     cpu->pc_ = uint32_t(address);
+    // One compare per instruction, and only while an observed call is open.
+    if (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address)
+        cpu->call_returned();
     ++cpu->instret_;
+}
+
+void CortexM4::hook_call_entry(uc_struct* uc, uint64_t, uint32_t, void* watch) {
+    const auto* w = static_cast<const CallWatch*>(watch);
+    CortexM4* cpu = w->cpu;
+    // hook_code runs first (installed first); if it stopped Unicorn here, the
+    // instruction runs again in the next chunk and is seen then.
+    if (cpu->stopping_ || cpu->halted_) return;
+    uint32_t lr = 0;
+    uc_reg_read(uc, UC_ARM_REG_LR, &lr);
+    cpu->open_calls_.push_back({w, lr & ~1u, cpu->local_time()});
+}
+
+void CortexM4::call_returned() {
+    const OpenCall call = open_calls_.back();
+    open_calls_.pop_back();
+    call.watch->done(call.entered, local_time());
+}
+
+void CortexM4::hook_wait_states(uc_struct*, uc_mem_type, uint64_t, int, int64_t, void* hook) {
+    const auto* h = static_cast<const WaitStateHook*>(hook);
+    h->cpu->wait_cycles_ += h->cycles;
 }
 
 bool CortexM4::hook_unmapped(uc_struct*, uc_mem_type, uint64_t address, int, int64_t, void* self) {
@@ -356,7 +419,7 @@ bool CortexM4::take_interrupt() {
     wake_event_ = true;
     spdlog::debug("{}: interrupt {} -> {} at {}", name(), *irq, describe(vector & ~1u), sc_core::sc_time_stamp().to_string());
     pc_ = vector & ~1u;
-    qk_.inc(12 * cycle_);   // Cortex-M4 exception entry latency
+    qk_.inc(double(cfg_.cpu_timing.exception_entry_cycles) * cycle_);
     return true;
 }
 
@@ -377,14 +440,16 @@ void CortexM4::return_from_exception() {
     }
     spdlog::debug("{}: return from interrupt {} to {}", name(), active_irq_, describe(pc_));
     active_irq_ = -1;
-    qk_.inc(10 * cycle_);   // exception return latency
+    qk_.inc(double(cfg_.cpu_timing.exception_return_cycles) * cycle_);
 }
 
 // ---------------------------------------------------------------- bus
 
 void CortexM4::account_instructions() {
-    qk_.inc(double(instret_ - accounted_) * cycle_);
+    const double cycles = double(instret_ - accounted_) * cfg_.cpu_timing.cycles_per_instruction + double(wait_cycles_);
+    qk_.inc(cycles * cycle_);
     accounted_ = instret_;
+    wait_cycles_ = 0;
 }
 
 uint64_t CortexM4::mmio_read(uc_struct*, uint64_t offset, unsigned size, void* window) {

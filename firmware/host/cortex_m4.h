@@ -6,7 +6,10 @@
 // b_transport through `socket`, in program order, so the bus and the
 // accelerator see the firmware's accesses one by one. Executed instructions
 // are converted to CPU cycles and kept in step with SystemC time through a
-// tlm_quantumkeeper. The NVIC is modelled here (Unicorn has none): exception
+// tlm_quantumkeeper: each instruction costs cpu.timing.cycles_per_instruction,
+// each data access to flash or SRAM the region's configured wait states
+// (counted by Unicorn memory hooks, installed only when non-zero), each
+// accelerator or peripheral access whatever the TLM bus adds. The NVIC is modelled here (Unicorn has none): exception
 // entry/return follow the ARMv7-M architecture (8-word frame, EXC_RETURN).
 #pragma once
 
@@ -51,6 +54,17 @@ public:
     // exception, bad image): the message names PC, symbol and address.
     std::function<void(const std::string& message)> on_error;
 
+    // Calls `done(entered, returned)` every time the function at `address`
+    // returns to its caller; both are this CPU's local time (SystemC time plus
+    // the quantum keeper's offset). Entry is seen by a Unicorn code hook limited
+    // to that one address, the return by comparing each PC with the saved LR.
+    // Register before the simulation starts.
+    using CallObserver = std::function<void(sc_core::sc_time entered, sc_core::sc_time returned)>;
+    void observe_calls(uint32_t address, CallObserver done);
+    // This CPU's notion of now: SystemC time plus the not yet synchronised local time.
+    sc_core::sc_time local_time() const;
+    const ElfImage* image() const { return image_ ? &*image_ : nullptr; }
+
     uint64_t instructions() const { return instret_; }
     uint32_t pc() const { return pc_; }
     std::string describe(uint32_t address) const;   // symbol+offset when an image is loaded
@@ -84,6 +98,11 @@ private:
 
     // Unicorn callbacks (static trampolines)
     static void hook_code(uc_struct*, uint64_t address, uint32_t size, void* self);
+    static void hook_call_entry(uc_struct*, uint64_t address, uint32_t size, void* watch);
+    static void hook_wait_states(uc_struct*, uc_mem_type, uint64_t, int, int64_t, void* hook);
+    void install_wait_state_hooks();
+    void install_call_hooks();
+    void call_returned();
     static bool hook_unmapped(uc_struct*, uc_mem_type type, uint64_t address, int size, int64_t value, void* self);
     static uint64_t mmio_read(uc_struct*, uint64_t offset, unsigned size, void* window);
     static void mmio_write(uc_struct*, uint64_t offset, unsigned size, uint64_t value, void* window);
@@ -97,10 +116,32 @@ private:
     sc_core::sc_time cycle_;
     sc_core::sc_event irq_event_;
 
+    // Functions observed with observe_calls, and the calls now in progress
+    // (innermost last) with the address each returns to.
+    struct CallWatch {
+        CortexM4* cpu;
+        uint32_t address;
+        CallObserver done;
+    };
+    struct OpenCall {
+        const CallWatch* watch;
+        uint32_t return_address;
+        sc_core::sc_time entered;
+    };
+    std::vector<std::unique_ptr<CallWatch>> call_watches_;
+    std::vector<OpenCall> open_calls_;
+    struct WaitStateHook {          // user data of one region's memory hook
+        CortexM4* cpu;
+        uint32_t cycles;            // wait states per access
+    };
+    std::vector<std::unique_ptr<WaitStateHook>> wait_state_hooks_;
+    bool stopping_ = false;          // hook_code asked Unicorn to stop before this instruction
+
     std::vector<bool> irq_lines_;   // current level of each external line
     int active_irq_ = -1;           // exception being handled (no nesting), -1 = thread mode
     uint64_t instret_ = 0;          // instructions executed
     uint64_t accounted_ = 0;        // instructions already converted to local time
+    uint64_t wait_cycles_ = 0;      // flash/SRAM wait-state cycles not yet converted to local time
     uint64_t chunk_end_ = 0;        // stop the current chunk after this many instructions
     uint32_t pc_ = 0;               // address of the last instruction started
     bool sleeping_ = false;

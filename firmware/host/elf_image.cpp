@@ -102,9 +102,20 @@ std::string ElfImage::describe(uint32_t address) const {
 }
 
 uint32_t ElfImage::symbol_address(const std::string& name) const {
+    if (auto a = find_symbol(name)) return *a;
+    throw ElfError(path_ + ": no symbol '" + name + "'");
+}
+
+std::optional<uint32_t> ElfImage::find_symbol(const std::string& name) const {
     for (const auto& s : symbols_)
         if (s.name == name) return s.address;
-    throw ElfError(path_ + ": no symbol '" + name + "'");
+    return std::nullopt;
+}
+
+std::optional<ElfSymbol> ElfImage::symbol(const std::string& name) const {
+    for (const auto& s : symbols_)
+        if (s.name == name) return s;
+    return std::nullopt;
 }
 
 }  // namespace ai8x

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -39,6 +40,10 @@ public:
     std::string describe(uint32_t address) const;
     // Address of a symbol by name; throws ElfError if absent.
     uint32_t symbol_address(const std::string& name) const;
+    // Address of a symbol by name, or nothing if the image has no such symbol.
+    std::optional<uint32_t> find_symbol(const std::string& name) const;
+    // The whole symbol (address and size), or nothing.
+    std::optional<ElfSymbol> symbol(const std::string& name) const;
 
 private:
     std::string path_;

@@ -240,9 +240,18 @@ std::string render_report_html(const json& run, const std::string& title) {
 
     if (auto ph = run.find("phases"); ph != run.end() && ph->is_object() && !ph->empty()) {
         h << "<section id=\"phases\"><h2>Firmware phases</h2><table><tr><th class=\"l\">phase</th><th>&micro;s</th></tr>\n";
-        for (const auto& [name, us] : ph->items())
-            h << "<tr><td class=\"l\">" << escape(name) << "</td><td>"
-              << (us.is_number() ? fmt::format("{:.1f}", us.get<double>()) : escape(us.dump())) << "</td></tr>\n";
+        // In the order main() runs them (JSON objects come back sorted by name),
+        // then any others; a phase the firmware does not have shows a dash.
+        std::vector<std::string> order = {"weights", "bias", "configure", "input", "inference", "unload_check"};
+        for (const auto& item : ph->items())
+            if (std::find(order.begin(), order.end(), item.key()) == order.end()) order.push_back(item.key());
+        for (const std::string& name : order) {
+            const auto us = ph->find(name);
+            if (us == ph->end()) continue;
+            h << "<tr class=\"phase-row\"><td class=\"l\">" << escape(name) << "</td><td>"
+              << (us->is_number() ? fmt::format("{:.1f}", us->get<double>()) : std::string("&ndash;"))
+              << "</td></tr>\n";
+        }
         h << "</table></section>\n";
     }
     for (const char* key : {"hazards", "warnings"}) {

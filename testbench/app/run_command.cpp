@@ -10,6 +10,7 @@
 #include <systemc>
 
 #include "firmware/host/firmware_builder.h"
+#include "testbench/app/firmware_phases.h"
 #include "testbench/app/generator_estimate.h"
 #include "testbench/app/inference_timer.h"
 #include "testbench/app/layer_dump.h"
@@ -135,6 +136,9 @@ int run_command(const RunOptions& opts) {
         };
     }
 
+    FirmwarePhases phases;
+    phases.attach(cpu);
+
     RunConsole console(opts.quiet_console ? nullptr : stdout);
     std::optional<int> exit_code;
     SimControl& sim = platform.peripherals().sim_control();
@@ -183,6 +187,10 @@ int run_command(const RunOptions& opts) {
         rc = kRunSimError;
     }
     if (report.error) std::fprintf(stderr, "ai8xsim run: %s\n", report.error->c_str());
+    report.phases = phases.times(accel.busy_cycles(), accel.cnn_clock_hz());
+    if (!opts.quiet_console)
+        std::printf("\n[ai8xsim] %llu CNN cycles; simulated time per phase: %s\n",
+                    static_cast<unsigned long long>(accel.busy_cycles()), format_phases(report.phases).c_str());
 
     if (!opts.dump_layers_dir.empty()) {
         try {

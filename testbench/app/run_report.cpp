@@ -43,6 +43,8 @@ void write_run_report(const RunReport& r, const std::string& path) {
         j["memory"].push_back({{"memory", m.memory}, {"instance", m.instance}, {"words", m.words},
                                {"used", m.used}, {"ranges", ranges}});
     }
+    j["phases"] = nlohmann::json::object();
+    for (const auto& p : r.phases) j["phases"][p.name] = p.us ? nlohmann::json(*p.us) : nlohmann::json(nullptr);
     j["sim_time_us"] = r.sim_time_us;
     j["inference_wall_seconds"] =
         r.inference_wall_seconds ? nlohmann::json(*r.inference_wall_seconds) : nlohmann::json(nullptr);

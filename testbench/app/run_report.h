@@ -53,6 +53,14 @@ struct RunReport {
         std::vector<std::pair<uint32_t, uint32_t>> ranges;  // used words as [first, last] runs
     };
     std::vector<MemoryUse> memory;
+    // Simulated microseconds of each firmware step, in this order: weights,
+    // bias, configure, input, inference, unload_check; `us` is empty when the
+    // firmware has no such step (testbench/app/firmware_phases.h).
+    struct Phase {
+        std::string name;
+        std::optional<double> us;
+    };
+    std::vector<Phase> phases;
     double sim_time_us = 0;
     std::optional<double> inference_wall_seconds;  // host seconds from CNN start to its interrupt
     uint64_t cpu_instructions = 0;

@@ -1,0 +1,192 @@
+// CPU side of the timing model: the firmware's own stopwatch against the
+// accelerator's cycles, the per-phase times of `run --json`, and the
+// flash wait states of the device file reaching the CPU.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdlib>
+#include <sys/wait.h>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "firmware/host/elf_image.h"
+#include "firmware/host/firmware_builder.h"
+#include "testbench/app/report_html.h"
+#include "testbench/app/run_options.h"
+#include "testbench/unit/app/app_test_support.h"
+#include "testbench/unit/test_support.h"
+#include "tlm/device_config.h"
+
+using namespace ai8x;
+using namespace ai8x::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string vector_path(const std::string& name) { return std::string(AI8XSIM_SHARED_DIR) + "/vectors/" + name; }
+
+// Runs `ai8xsim run` as a child process (SystemC elaborates one design per
+// process, and several tests here compare two runs) and returns its JSON.
+nlohmann::json run_json(const std::string& dir, const fs::path& work, const std::string& config = {}) {
+    static int serial = 0;
+    const fs::path out = work / ("run" + std::to_string(serial++) + ".json");
+    std::string cmd = std::string("'") + AI8XSIM_BINARY + "' run '" + dir + "' --quiet --build-dir '" +
+                      AI8XSIM_BINARY + ".fwcache' --json '" + out.string() + "'";
+    if (!config.empty()) cmd += " --config '" + config + "'";
+    const int status = std::system(cmd.c_str());
+    const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    INFO(cmd << " -> exit " << rc);
+    REQUIRE((rc == 0 || rc == 1));
+    return read_json(out.string());
+}
+
+// Bytes of the named functions that the image has (static helpers may be inlined away).
+uint64_t code_bytes(const ElfImage& image, std::initializer_list<const char*> functions) {
+    uint64_t bytes = 0;
+    for (const char* f : functions)
+        if (auto s = image.symbol(f)) bytes += s->size;
+    return bytes;
+}
+
+// Sum of the words in use of one kind of accelerator memory after the run.
+uint64_t used_words(const nlohmann::json& run, const std::string& memory) {
+    uint64_t words = 0;
+    for (const auto& m : run.at("memory"))
+        if (m.at("memory") == memory) words += m.at("used").get<uint64_t>();
+    return words;
+}
+
+}  // namespace
+
+TEST_CASE("inference timer: firmware stopwatch agrees with CNN cycles / CNN clock within the interrupt latency",
+          "[cpu][vectors]") {
+    const DeviceConfig cfg = load_device_config(default_device_config_path());
+    const std::string cache = std::string(AI8XSIM_BINARY) + ".fwcache";
+    // The golden t-test vectors are generated without CNN_INFERENCE_TIMER (no
+    // stopwatch); demo-cats-dogs is left out because its FIFO firmware prints
+    // "data loading and inference time", a different stretch
+    // (docs/timing-model.md, "CPU side").
+    const auto name = GENERATE(as<std::string>{}, "demo-kws20_v3", "demo-mnist", "demo-mnist-extrasmall",
+                               "demo-cifar-10");
+    const fs::path work = scratch("stopwatch");
+    const nlohmann::json run = run_json(vector_path(name), work);
+    REQUIRE(run.at("result") == "pass");
+
+    std::smatch m;
+    const std::string console = run.at("console").get<std::string>();
+    REQUIRE(std::regex_search(console, m, std::regex(R"(Approximate inference time: (\d+) us)")));
+    const double firmware_us = std::stod(m[1]);
+    const double silicon_us = run.at("cnn_cycles").get<double>() / run.at("cnn_clock_hz").get<double>() * 1e6;
+
+    // The stopwatch starts a few instructions before the CNN starts (rest of
+    // MXC_TMR_SW_Start, CNN_START's LED write, the enable store in cnn_start) and
+    // stops in the completion interrupt after the exception entry, CNN_ISR's
+    // acknowledge writes and MXC_TMR_SW_Stop. Bound both stretches by the size
+    // of the code involved: a Thumb instruction is at least 2 bytes and costs at
+    // most the base price plus the largest wait state of one memory access.
+    const ElfImage image = ElfImage::load(FirmwareBuilder(cfg, cache).build(vector_path(name)).elf_path);
+    const uint64_t instructions_bound =
+        (code_bytes(image, {"CNN_ISR", "MXC_TMR_SW_Stop", "timer_index", "simctl_time_us"}) +
+         code_bytes(image, {"MXC_TMR_SW_Start", "LED_On", "cnn_start"})) / 2;
+    const uint32_t worst_wait = std::max({cfg.bus.flash_wait_states, cfg.bus.sram_wait_states,
+                                          cfg.bus.accel_reg_wait_states, cfg.bus.accel_mem_wait_states});
+    const double latency_cycles = double(cfg.cpu_timing.exception_entry_cycles) +
+                                  double(instructions_bound) * (cfg.cpu_timing.cycles_per_instruction + worst_wait);
+    // The stopwatch reads whole microseconds at both ends: up to 1 us either way.
+    const double tolerance_us = latency_cycles / cfg.clocks.cpu_hz * 1e6 + 1.0;
+    INFO(name << ": firmware " << firmware_us << " us, cycles/clock " << silicon_us << " us, tolerance "
+              << tolerance_us << " us");
+    CHECK(firmware_us >= silicon_us - 1.0);   // the stopwatch cannot stop before the CNN is done
+    CHECK(firmware_us <= silicon_us + tolerance_us);
+    fs::remove_all(work);
+}
+
+TEST_CASE("phases: kws20 has every phase, weights grow with the kernel words loaded", "[cpu][phases][vectors]") {
+    const fs::path work = scratch("phases");
+    const nlohmann::json kws = run_json(vector_path("demo-kws20_v3"), work);
+    const nlohmann::json small = run_json(vector_path("demo-mnist-extrasmall"), work);
+    for (const char* phase : {"weights", "bias", "configure", "input", "inference", "unload_check"}) {
+        INFO(phase);
+        REQUIRE(kws.at("phases").at(phase).is_number());
+        CHECK(kws.at("phases").at(phase).get<double>() > 0);
+    }
+    // The inference phase is the accelerator's time.
+    CHECK(kws["phases"]["inference"].get<double>() ==
+          Approx(kws["cnn_cycles"].get<double>() / kws["cnn_clock_hz"].get<double>() * 1e6));
+
+    const uint64_t kws_words = used_words(kws, "kernel"), small_words = used_words(small, "kernel");
+    INFO("kernel words: kws20 " << kws_words << ", mnist-extrasmall " << small_words);
+    REQUIRE(kws_words > small_words);
+    CHECK(kws["phases"]["weights"].get<double>() > small["phases"]["weights"].get<double>());
+    fs::remove_all(work);
+}
+
+TEST_CASE("phases: a firmware that does not load biases reports no bias phase", "[cpu][phases][vectors]") {
+    const fs::path work = scratch("nobias");
+    const fs::path dir = work / "mnist-nobias";
+    fs::copy(vector_path("demo-mnist-extrasmall"), dir, fs::copy_options::recursive);
+    // Drop the call from main(): the function is then never run (or dropped by the linker).
+    std::string main_c = slurp(dir / "main.c");
+    const std::regex call(R"(\n\s*cnn_load_bias\(\);[^\n]*)");
+    REQUIRE(std::regex_search(main_c, call));
+    std::ofstream(dir / "main.c") << std::regex_replace(main_c, call, "");
+
+    const nlohmann::json run = run_json(dir.string(), work);
+    CHECK(run.at("phases").at("bias").is_null());
+    CHECK(run.at("phases").at("weights").is_number());
+    CHECK(run.at("phases").at("configure").is_number());
+    fs::remove_all(work);
+}
+
+TEST_CASE("cost model: more flash wait states lengthen the weight load, not the inference", "[cpu][config][vectors]") {
+    const fs::path work = scratch("flashws");
+    const std::string base_config = default_device_config_path();
+    const DeviceConfig cfg = load_device_config(base_config);
+    const std::string text = slurp(base_config);
+    const std::regex ws(R"(flash_wait_states:\s*\d+)");
+    REQUIRE(std::regex_search(text, ws));
+    const fs::path slow = work / "slow-flash.yaml";
+    std::ofstream(slow) << std::regex_replace(text, ws,
+                                               "flash_wait_states: " + std::to_string(cfg.bus.flash_wait_states + 4));
+    REQUIRE(load_device_config(slow.string()).bus.flash_wait_states == cfg.bus.flash_wait_states + 4);
+
+    const nlohmann::json fast_run = run_json(vector_path("demo-mnist-extrasmall"), work);
+    const nlohmann::json slow_run = run_json(vector_path("demo-mnist-extrasmall"), work, slow.string());
+    CHECK(slow_run["phases"]["weights"].get<double>() > fast_run["phases"]["weights"].get<double>());
+    CHECK(slow_run["cnn_cycles"] == fast_run["cnn_cycles"]);
+    CHECK(slow_run["result"] == "pass");
+    fs::remove_all(work);
+}
+
+TEST_CASE("cost model: the device file must give the CPU timing", "[cpu][config]") {
+    const fs::path work = scratch("cputiming");
+    const std::string text = slurp(default_device_config_path());
+    const std::regex key(R"(\n\s*cycles_per_instruction:[^\n]*)");
+    REQUIRE(std::regex_search(text, key));
+    const fs::path broken = work / "no-cpi.yaml";
+    std::ofstream(broken) << std::regex_replace(text, key, "");
+    CHECK_THROWS_WITH(load_device_config(broken.string()),
+                      Catch::Contains("cpu.timing.cycles_per_instruction") && Catch::Contains("missing"));
+    fs::remove_all(work);
+}
+
+TEST_CASE("report page: phases table in main()'s order, absent phases as a dash", "[cpu][phases][report]") {
+    const nlohmann::json run = {{"result", "pass"},
+                                {"cnn_cycles", 100},
+                                {"layers", nlohmann::json::array()},
+                                {"phases",
+                                 {{"weights", 12.5}, {"bias", nullptr}, {"configure", 1.0}, {"input", 3.0},
+                                  {"inference", 2.0}, {"unload_check", 0.5}}}};
+    const std::string page = render_report_html(run, "phases");
+    const auto at = [&](const std::string& s) { return page.find(s); };
+    REQUIRE(at("id=\"phases\"") != std::string::npos);
+    CHECK(at(">weights<") < at(">bias<"));
+    CHECK(at(">bias<") < at(">configure<"));
+    CHECK(at(">inference<") < at(">unload_check<"));
+    CHECK(page.find("12.5") != std::string::npos);
+    CHECK(page.find(">bias</td><td>&ndash;") != std::string::npos);
+}
