@@ -70,6 +70,7 @@ echo "=== summary"
 printf '%s\n' "${results[@]}"
 # Last line: the golden-vector count of the release conformance run.
 if [ -f "$release/conformance.txt" ]; then
+  grep '^timing: ' "$release/conformance.txt"
   echo "conformance: $(tail -n 1 "$release/conformance.txt")"
 fi
 exit $failed

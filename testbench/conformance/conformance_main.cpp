@@ -1,6 +1,7 @@
 // ai8xsim-conformance: runs `ai8xsim run` on every golden vector and tabulates
-// the verdicts. The last line of its output is always "N passed, M failed"
-// (followed by ", K skipped" when an expected-failures list is given).
+// the verdicts, then the cycle statistics (cycle_stats.h). The last line of
+// its output is always "N passed, M failed", followed by the expected
+// failures among the M, e.g. "164 passed, 1 failed (1 expected: NAME)".
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +19,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "testbench/conformance/cycle_stats.h"
 #include "testbench/conformance/process_pool.h"
 #include "testbench/conformance/vector_catalog.h"
 
@@ -31,6 +33,7 @@ struct Row {
     JobOutcome outcome;
     std::string verdict;                 // PASS, FAIL, TIMEOUT, CRASH, ERROR
     std::optional<uint64_t> our_cycles;  // "cnn_cycles" from ai8xsim's --json output
+    VectorCycles timing;                 // per-layer cycles for the statistics
 };
 
 std::string verdict_of(const JobOutcome& o) {
@@ -43,14 +46,29 @@ std::string verdict_of(const JobOutcome& o) {
     return "ERROR";  // 2: bad input, 3: simulator error, 127: could not execute
 }
 
-std::optional<uint64_t> read_cycles(const fs::path& json_path) {
+// Reads the run's JSON result into `r`. Only a passing run's cycles feed the
+// statistics: a failed known-answer test or an error leaves the vector as
+// "missing data" there, with its verdict (and why the JSON is unusable).
+void read_result(const fs::path& json_path, bool expected_failure, Row& r) {
+    VectorCycles& t = r.timing;
+    t.name = r.vector->name;
+    t.kind = r.vector->kind;
+    t.verdict = r.verdict;
+    t.expected_failure = expected_failure;
     std::ifstream in(json_path);
-    if (!in) return std::nullopt;
+    if (!in) {
+        if (r.verdict == "PASS") t.verdict += ", no JSON result";
+        return;
+    }
     const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) return std::nullopt;
+    if (j.is_discarded() || !j.is_object()) {
+        t.verdict += ", malformed JSON result";
+        return;
+    }
     const auto it = j.find("cnn_cycles");
-    if (it == j.end() || !it->is_number_unsigned()) return std::nullopt;
-    return it->get<uint64_t>();
+    if (it != j.end() && it->is_number_unsigned()) r.our_cycles = it->get<uint64_t>();
+    if (const auto problem = read_run_cycles(j, t)) t.verdict += ", JSON result: " + *problem;
+    if (r.verdict != "PASS") t.has_data = false;
 }
 
 std::string default_ai8xsim() {
@@ -153,7 +171,12 @@ int main(int argc, char* argv[]) {
     for (const auto& v : catalog) {
         if (!std::regex_search(v.name, filter)) continue;
         if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), v.kind) == kinds.end()) continue;
-        rows.push_back(Row{&v, {}, "", std::nullopt});
+        Row row{&v, {}, "NOT-RUN", std::nullopt, {}};
+        row.timing.name = v.name;
+        row.timing.kind = v.kind;
+        row.timing.verdict = row.verdict;
+        row.timing.expected_failure = expected_failures.count(v.name) != 0;
+        rows.push_back(std::move(row));
     }
     if (rows.empty()) {
         std::fprintf(stderr, "ai8xsim-conformance: no vector in %s matches the filters\n", vectors_dir.c_str());
@@ -193,42 +216,57 @@ int main(int argc, char* argv[]) {
         Row& r = rows[i];
         r.outcome = o;
         r.verdict = verdict_of(o);
-        r.our_cycles = read_cycles(fs::path(work_dir) / (r.vector->name + ".json"));
+        read_result(fs::path(work_dir) / (r.vector->name + ".json"), expected_failures.count(r.vector->name) != 0, r);
         std::fprintf(stderr, "[%zu/%zu] %-7s %s (%.1f s)\n", ++finished, rows.size(), r.verdict.c_str(),
                      r.vector->name.c_str(), o.wall_seconds);
     });
 
     print_table(rows);
     // Gate: every vector passes, except listed expected failures, which must fail.
-    std::size_t passed = 0, failed = 0, expected_failed = 0;
+    std::size_t passed = 0, failed = 0;
+    std::vector<std::string> expected_failed, unexpected_passes;
     std::map<std::string, std::pair<std::size_t, std::size_t>> by_kind;  // kind -> passed, total
     for (const auto& r : rows) {
         const bool pass = r.verdict == "PASS";
         auto& k = by_kind[r.vector->kind];
         k.second++;
         if (pass) k.first++;
+        pass ? passed++ : failed++;
         const bool listed = expected_failures.count(r.vector->name) != 0;
         if (listed && pass) {
             std::printf("XPASS %s: listed as an expected failure but passes; remove it from %s\n",
                         r.vector->name.c_str(), expected_failures_path.c_str());
-            failed++;
+            unexpected_passes.push_back(r.vector->name);
         } else if (listed) {
             std::printf("expected failure %s (%s): %s\n", r.vector->name.c_str(), r.verdict.c_str(),
                         expected_failures[r.vector->name].c_str());
-            expected_failed++;
-        } else if (pass) {
-            passed++;
-        } else {
-            failed++;
+            expected_failed.push_back(r.vector->name);
         }
     }
     for (const auto& [kind, counts] : by_kind)
         std::printf("kind %-9s %zu of %zu pass\n", kind.c_str(), counts.first, counts.second);
-    if (failed + expected_failed > 0) std::printf("logs of the failed vectors: %s/<vector>.log\n", work_dir.c_str());
-    if (expected_failures_path.empty())
-        std::printf("%zu passed, %zu failed\n", passed, failed);
-    else
-        std::printf("%zu passed, %zu failed, %zu skipped\n", passed, failed, expected_failed);
+    if (failed > 0) std::printf("logs of the failed vectors: %s/<vector>.log\n", work_dir.c_str());
+
+    std::vector<VectorCycles> timing;
+    for (const auto& r : rows) timing.push_back(r.timing);
+    const CycleStats stats = compute_cycle_stats(timing);
+    std::printf("\n%s", format_cycle_stats(stats).c_str());
+
+    // Last line: honest counts; the expected failures among the failed ones
+    // and any listed vector that passed are named after them.
+    const auto names = [](const std::vector<std::string>& v) {
+        std::string s;
+        for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
+        return s;
+    };
+    std::string last = std::to_string(passed) + " passed, " + std::to_string(failed) + " failed";
+    if (!expected_failed.empty())
+        last += " (" + std::to_string(expected_failed.size()) + " expected: " + names(expected_failed) + ")";
+    if (!unexpected_passes.empty())
+        last += ", " + std::to_string(unexpected_passes.size()) +
+                " listed as expected failure but passed: " + names(unexpected_passes);
+    std::printf("%s\n", last.c_str());
     std::fflush(stdout);
-    return failed == 0 || allow_fail ? 0 : 1;
+    const bool verdicts_ok = failed == expected_failed.size() && unexpected_passes.empty();
+    return (verdicts_ok && stats.unmet.empty()) || allow_fail ? 0 : 1;
 }
