@@ -1,8 +1,10 @@
-// Small helpers shared by the unit tests: whole-file reads and one blocking
-// bus access through any TLM initiator socket.
+// Small helpers shared by the unit tests: whole-file reads (plain and gzip)
+// and one blocking bus access through any TLM initiator socket.
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
+#include <stdexcept>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -19,6 +21,21 @@ inline std::string slurp(const std::filesystem::path& p) {
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+// The decompressed content of a .gz file (the generator's log.txt.gz), via the
+// system's gzip; throws naming the file if it cannot be read.
+inline std::string read_gzip(const std::filesystem::path& file) {
+    if (!std::filesystem::exists(file)) throw std::runtime_error(file.string() + " does not exist");
+    const std::string cmd = "gzip -dc '" + file.string() + "'";
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe) throw std::runtime_error("cannot run gzip for " + file.string());
+    std::string text;
+    char buf[1 << 16];
+    std::size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
+    if (pclose(pipe) != 0) throw std::runtime_error("gzip failed on " + file.string());
+    return text;
 }
 
 // One `len`-byte access (1, 2 or 4) at `addr`. Writes send the low bytes of

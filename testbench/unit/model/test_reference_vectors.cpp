@@ -13,25 +13,15 @@
 
 #include "model/reference/generator_log.h"
 #include "model/reference/reference_layer.h"
+#include "testbench/unit/test_support.h"
 
 namespace fs = std::filesystem;
 using namespace ai8x::reference;
+using ai8x::test::read_gzip;
 
 namespace {
 
 const fs::path kVectors = fs::path(AI8XSIM_SHARED_DIR) / "vectors";
-
-std::string read_gzip(const fs::path& file) {
-    const std::string cmd = "gzip -dc '" + file.string() + "'";
-    FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe) throw std::runtime_error("cannot run gzip for " + file.string());
-    std::string text;
-    char buf[1 << 16];
-    std::size_t n;
-    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) text.append(buf, n);
-    if (pclose(pipe) != 0) throw std::runtime_error("gzip failed on " + file.string());
-    return text;
-}
 
 std::vector<fs::path> vector_dirs(const std::string& prefix) {
     REQUIRE(fs::is_directory(kVectors));
