@@ -1,6 +1,7 @@
 #include "model/accelerator.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -113,7 +114,8 @@ const Accelerator::Region* Accelerator::decode(uint64_t address) const {
     return address - it->base < it->size ? &*it : nullptr;
 }
 
-void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&) {
+void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    transport_delay_ = delay;
     const uint64_t addr = trans.get_address();
     const Region* r = decode(addr);
     if (!r) {
@@ -124,6 +126,7 @@ void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     }
     if (r->bank) r->bank->transport(trans, addr - r->base);
     else r->memory->transport(trans, addr - r->base);
+    transport_delay_ = sc_core::SC_ZERO_TIME;  // writes from elsewhere happen at sc_time_stamp()
 }
 
 void Accelerator::on_ctl_write(uint32_t q, uint32_t old_value) {
@@ -135,7 +138,9 @@ void Accelerator::on_ctl_write(uint32_t q, uint32_t old_value) {
             spdlog::warn("{}: quadrant {} REG_CTL start (0x{:08x}) while an inference is running; ignored", name(), q,
                          v);
         else
-            start_event_.notify(sc_core::SC_ZERO_TIME);
+            // The initiator may run ahead of SystemC time (temporal decoupling): the
+            // CNN starts at the write's own instant, where the firmware's stopwatch starts.
+            start_event_.notify(transport_delay_);
     }
     update_irq();
 }
@@ -159,8 +164,8 @@ void Accelerator::sequencer() {
             if (c & ctl::kCnnEnable) running_quadrants_ |= 1u << q;
             if (((c & ctl::kMasterMask) >> ctl::kMasterShift) == q && (c & ctl::kCnnEnable)) master = q;
         }
-        spdlog::debug("{}: start, quadrants 0x{:x}, last layer {}", name(), running_quadrants_,
-                      state_.quadrant[master].lcnt_max & 0x1f);
+        spdlog::debug("{}: start at {}, quadrants 0x{:x}, last layer {}", name(), sc_core::sc_time_stamp().to_string(),
+                      running_quadrants_, state_.quadrant[master].lcnt_max & 0x1f);
 
         StreamSession session(state_, cfg_.timing);
         if (session.fifo_mode()) {
@@ -226,12 +231,27 @@ void Accelerator::on_fifo_write(uint32_t fifo, uint32_t word) {
 }
 
 void Accelerator::run_fifo_inference(StreamSession& session) {
+    // One clock for the whole inference: cycle n of the accelerator is SystemC time
+    // start + n / f_CNN. Every wait below goes to such an edge, so the completion
+    // interrupt comes exactly cnn_cycles after the start, as the silicon's busy
+    // interval (what the firmware's stopwatch measures) does.
+    const sc_core::sc_time start = sc_core::sc_time_stamp();
+    const double hz = cnn_clock_hz_;
+    uint64_t elapsed = 0;  // CNN cycles since `start` that SystemC time has reached
+    const auto advance_to = [&](uint64_t cycle) {
+        const sc_core::sc_time edge = start + sc_core::sc_time(double(cycle) / hz, sc_core::SC_SEC);
+        if (edge > sc_core::sc_time_stamp()) sc_core::wait(edge - sc_core::sc_time_stamp());
+        elapsed = std::max(elapsed, cycle);
+    };
+    // A FIFO word written between two CNN clock edges is seen at the next edge.
+    const auto next_edge_now = [&]() -> uint64_t {
+        const double cycles = (sc_core::sc_time_stamp() - start).to_seconds() * hz;
+        constexpr double kRounding = 1e-3;  // sc_time's picosecond rounding of earlier edges
+        return uint64_t(std::ceil(cycles - kRounding));
+    };
     // Time advances in chunks so that SystemC time (and the CPU polling FIFO_STAT)
     // follows the accelerator without a context switch per scan position.
     constexpr uint64_t kChunkCycles = 1000;
-    const auto wait_cycles = [this](uint64_t cycles) {
-        if (cycles) sc_core::wait(sc_core::sc_time(double(cycles) / cnn_clock_hz_, sc_core::SC_SEC));
-    };
     std::fill(fifo_overflow_warned_.begin(), fifo_overflow_warned_.end(), false);
     const uint32_t enabled = session.enabled_fifos();
     const auto queued = [&]() -> uint64_t {  // frame positions every enabled FIFO can deliver now
@@ -240,9 +260,13 @@ void Accelerator::run_fifo_inference(StreamSession& session) {
             if (enabled >> i & 1) words = std::min<uint64_t>(words, fifos_.occupancy(i));
         return words == ~uint64_t{0} ? 0 : words;
     };
-    uint64_t popped = 0, pending = 0, waited = 0;
+    // The start-up cycles come before the first layer, so the chain's timeline
+    // (scan positions and stalls) begins after them.
+    const uint64_t startup = TimingModel(cfg_.timing).startup_cycles();
+    uint64_t popped = 0;
     const uint64_t dropped_before = fifos_.dropped_total();
     bool starving_warned = false;
+    advance_to(startup);
     for (;;) {
         const StreamStep st = session.step(popped + queued());
         if (popped < session.consumed()) {
@@ -252,21 +276,15 @@ void Accelerator::run_fifo_inference(StreamSession& session) {
             update_fifo_status();
         }
         if (st.kind == StreamStep::Done) break;
+        const uint64_t chain_end = startup + session.scheduler().cycle();
         if (st.kind == StreamStep::Ran) {
-            pending += st.cycles;
-            if (pending >= kChunkCycles) {
-                wait_cycles(pending);
-                waited += pending;
-                pending = 0;
-            }
+            if (chain_end >= elapsed + kChunkCycles) advance_to(chain_end);
             continue;
         }
-        if (pending) {
+        if (chain_end > elapsed) {
             // Catch up with time first: the CPU may push the missing words meanwhile,
             // and an event notified while nobody waits is not remembered.
-            wait_cycles(pending);
-            waited += pending;
-            pending = 0;
+            advance_to(chain_end);
             continue;
         }
         if (!starving_warned && fifos_.dropped_total() > dropped_before) {
@@ -276,12 +294,12 @@ void Accelerator::run_fifo_inference(StreamSession& session) {
                          fifos_.dropped_total() - dropped_before);
             starving_warned = true;
         }
-        const sc_core::sc_time t0 = sc_core::sc_time_stamp();
         spdlog::trace("{}: waiting for FIFO word {} of {}", name(), st.need_word, session.frame_words());
         sc_core::wait(fifo_push_event_);  // no timeout: the run's time limit ends a starved frame
-        const uint64_t stall = uint64_t((sc_core::sc_time_stamp() - t0).to_seconds() * cnn_clock_hz_ + 0.5);
-        session.add_stall(stall);
-        waited += stall;
+        // The stall lasts until the clock edge that sees the word; those cycles elapse like any other.
+        const uint64_t edge = std::max(next_edge_now(), elapsed);
+        session.add_stall(edge - elapsed);
+        advance_to(edge);
     }
     try {
         last_result_ = session.finish(capture_layers_);
@@ -292,9 +310,12 @@ void Accelerator::run_fifo_inference(StreamSession& session) {
     }
     last_timing_ = session.timing();
     busy_cycles_ = std::max<uint64_t>(1, session.total_cycles());
-    spdlog::debug("{}: FIFO inference: {} words per FIFO, {} stall cycles, {} CNN cycles in all", name(), popped,
-                  session.scheduler().stall_cycles(), busy_cycles_);
-    wait_cycles(busy_cycles_ > waited ? busy_cycles_ - waited : 0);
+    spdlog::debug("{}: FIFO inference: {} words per FIFO, {} stall cycles, {} CNN cycles in all, chain ends at "
+                  "cycle {}", name(), popped, session.scheduler().stall_cycles(), busy_cycles_, elapsed);
+    if (elapsed > busy_cycles_)  // the per-position costs must add up to the layers' cycles (scan_cost.h)
+        spdlog::error("{}: FIFO inference: {} cycles have elapsed but the inference counts only {}", name(),
+                      elapsed, busy_cycles_);
+    advance_to(busy_cycles_);
 }
 
 }  // namespace ai8x

@@ -100,6 +100,7 @@ private:
     std::vector<bool> fifo_overflow_warned_;    // one overflow warning per FIFO and inference
 
     sc_core::sc_event start_event_;
+    sc_core::sc_time transport_delay_;  // annotated delay of the access being served (its time past sc_time_stamp)
     double cnn_clock_hz_;
     bool busy_ = false;
     bool irq_level_ = false;
