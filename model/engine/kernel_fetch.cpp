@@ -20,6 +20,15 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c,
     const uint32_t bits = c.weight_bits;
     const uint32_t slot = c.kernel_slot_bytes;
     const uint32_t kernel_words = state.cfg.kernel_mem.words;
+    // Every weight of the layer is one field of one byte in the same format, so
+    // decoding is a table look-up: (sub-index, byte) -> weight, built once from
+    // arith::unpack_weight.
+    const uint32_t fields_per_byte = 8 / bits;
+    std::vector<int8_t> decoded(std::size_t{fields_per_byte} * 256);
+    for (uint32_t sub = 0; sub < fields_per_byte; ++sub)
+        for (uint32_t byte = 0; byte < 256; ++byte)
+            decoded[sub * 256 + byte] =
+                arith::unpack_weight(static_cast<uint8_t>(byte), static_cast<int>(sub), c.weight_format);
     for (uint32_t i = 0; i < w.processors; ++i) {
         const LayerProcessor& p = c.processors[w.processor_index[i]];
         const std::vector<KernelWord>& mem = state.kernel[p.global];
@@ -32,7 +41,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c,
                 const uint64_t address = c.mask_start + (uint64_t{o} * w.passes + j) * bits;
                 if (address > c.mask_end) continue;
                 const uint64_t first_byte = (address >> 3) * slot + c.oned_start_byte;
-                const int sub_index = static_cast<int>((address & 7) / bits);
+                const int8_t* decode = &decoded[std::size_t{(address & 7) / bits} * 256];
                 int8_t* dst = &w.values[((static_cast<std::size_t>(o) * w.processors + i) * w.passes + j) * w.taps];
                 for (uint32_t t = 0; t < w.taps; ++t) {
                     // Taps are stored last-first in the byte stream.
@@ -42,7 +51,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c,
                         out_of_range = true;
                         continue;
                     }
-                    dst[t] = arith::unpack_weight(mem[word][8 - byte % 9], sub_index, c.weight_format);
+                    dst[t] = decode[mem[word][8 - byte % 9]];
                     any_written = any_written || written[word];
                     first_word = std::min(first_word, word);
                 }

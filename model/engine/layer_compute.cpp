@@ -1,23 +1,20 @@
 #include "model/engine/layer_compute.h"
 
+#include <algorithm>
 #include <string>
+
+#include "model/engine/conv_layout.h"
+#include "model/engine/dot_kernel.h"
 
 namespace ai8x {
 
 namespace {
 
-// Zero-padded copy of a plane: padding is inserted after pooling, so the
-// kernel loops can run without bounds checks. With `spread` > 1 every value is
-// followed by spread - 1 zeros in both directions (transposed convolution).
-std::vector<int8_t> pad_plane(const std::vector<int8_t>& in, uint32_t rows, uint32_t cols,
-                              uint32_t pad_r, uint32_t pad_c, uint32_t spread) {
-    const uint32_t pc = cols * spread + 2 * pad_c;
-    std::vector<int8_t> out(static_cast<std::size_t>(rows * spread + 2 * pad_r) * pc, 0);
-    for (uint32_t r = 0; r < rows; ++r)
-        for (uint32_t c = 0; c < cols; ++c)
-            out[(r * spread + pad_r) * pc + c * spread + pad_c] = in[r * cols + c];
-    return out;
-}
+// Host-side blocking sizes, not chip properties: the receptive-field rows of
+// one pixel tile stay within a typical L2 cache, and the buffered results of
+// one block of outputs stay bounded even for absurd programmed geometries.
+constexpr std::size_t kTileBytes = std::size_t{128} * 1024;
+constexpr std::size_t kMaxBufferedResults = std::size_t{1} << 22;
 
 // Bias of output channel index o: one byte per output channel from the
 // quadrant(s) whose post-processing register enables bias.
@@ -65,43 +62,63 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
     stats.out_rows = orow;
     stats.out_cols = ocol;
 
-    // Padded planes of the processors that carry weights, in weight order.
-    std::vector<std::vector<std::vector<int8_t>>> planes(weights.processors);
-    for (uint32_t i = 0; i < weights.processors; ++i)
-        for (uint32_t j = 0; j < weights.passes; ++j)
-            planes[i].push_back(pad_plane(in.plane(weights.processor_index[i], j), in.rows, in.cols,
-                                          cfg.pad_rows, cfg.pad_cols, spread));
+    const ConvImage image = make_conv_image(in, weights, cfg.pad_rows, cfg.pad_cols, spread);
+    const ConvWeightRows weight_rows = make_weight_rows(weights);
+    ReceptiveFields fields(image, cfg.kernel_rows, cfg.kernel_cols, ocol, weight_rows.length);
 
-    const std::size_t pixels = static_cast<std::size_t>(orow) * ocol;
-    std::vector<int64_t> acc(pixels);
+    // Biases are needed before any output is written; a bias warning is held
+    // back and reported just before the writes of the output that raised it,
+    // so warnings keep the order of a channel-by-channel computation.
     bool bias_warned = false;
+    std::vector<EngineWarning> bias_warnings;
+    uint32_t bias_warning_output = weights.outputs;
+    std::vector<int64_t> bias(weights.outputs);
     for (uint32_t o = 0; o < weights.outputs; ++o) {
-        const uint32_t pass = o / cfg.channel_positions;
-        const uint32_t t = o % cfg.channel_positions;
-        std::fill(acc.begin(), acc.end(), bias_for(state, cfg, o, warnings, bias_warned));
-        for (uint32_t i = 0; i < weights.processors; ++i) {
-            for (uint32_t j = 0; j < weights.passes; ++j) {
-                const int8_t* plane = planes[i][j].data();
-                for (uint32_t tap = 0; tap < weights.taps; ++tap) {
-                    const int64_t w = weights.at(o, i, j, tap);
-                    if (w == 0) continue;
-                    const uint32_t kr = tap / cfg.kernel_cols, kc = tap % cfg.kernel_cols;
-                    for (uint32_t r = 0; r < orow; ++r) {
-                        const int8_t* src = plane + (r + kr) * pcol + kc;
-                        int64_t* dst = &acc[r * ocol];
-                        for (uint32_t c = 0; c < ocol; ++c) dst[c] += w * src[c];
-                    }
+        bias[o] = bias_for(state, cfg, o, bias_warnings, bias_warned);
+        if (bias_warned && bias_warning_output == weights.outputs) bias_warning_output = o;
+    }
+
+    auto finish = [&cfg](int64_t acc) -> int32_t {
+        return cfg.wide_output ? wide_result(acc, cfg.activation)
+                               : arith::finish_output(acc, cfg.output_shift, cfg.activation);
+    };
+
+    // Results are computed tile by tile (all outputs of a block per tile, so
+    // each receptive field is gathered once) but written output-major, pixel by
+    // pixel, the order in which overlapping writes must land.
+    const std::size_t pixels = static_cast<std::size_t>(orow) * ocol;
+    const std::size_t row_bytes = std::size_t{weight_rows.length} * sizeof(int16_t);
+    const std::size_t tile = std::clamp<std::size_t>(kTileBytes / std::max<std::size_t>(row_bytes, 1), 1, pixels);
+    const uint32_t block = static_cast<uint32_t>(
+        std::clamp<std::size_t>(kMaxBufferedResults / pixels, 1, std::max<uint32_t>(weights.outputs, 1)));
+    std::vector<int32_t> results(std::size_t{block} * pixels);
+    for (uint32_t first_output = 0; first_output < weights.outputs; first_output += block) {
+        const uint32_t end_output = std::min(weights.outputs, first_output + block);
+        for (std::size_t first = 0; first < pixels; first += tile) {
+            const std::size_t count = std::min(tile, pixels - first);
+            fields.gather(first, count);
+            for (uint32_t o = first_output; o < end_output; o += kDotMaxRows) {
+                const unsigned rows = std::min<uint32_t>(kDotMaxRows, end_output - o);
+                const int16_t* w[kDotMaxRows];
+                for (unsigned r = 0; r < rows; ++r) w[r] = weight_rows.row(o + r);
+                for (std::size_t p = 0; p < count; ++p) {
+                    int64_t sums[kDotMaxRows];
+                    for (unsigned r = 0; r < rows; ++r) sums[r] = bias[o + r];
+                    accumulate_dots(fields.row(p), w, rows, weight_rows.length, sums);
+                    for (unsigned r = 0; r < rows; ++r)
+                        results[(o + r - first_output) * pixels + first + p] = finish(sums[r]);
                 }
             }
         }
-        const uint64_t pass_offset = uint64_t{pass} * cfg.write_pass_offset;
-        for (std::size_t n = 0; n < pixels; ++n) {
-            const uint64_t offset = n * cfg.write_stride + pass_offset;
-            if (cfg.wide_output) {
-                out.write32(cfg.lead_quadrant, cfg.write_base, t, offset, wide_result(acc[n], cfg.activation));
-            } else {
-                out.write8(cfg.lead_quadrant, cfg.write_base, t, offset,
-                           arith::finish_output(acc[n], cfg.output_shift, cfg.activation));
+        for (uint32_t o = first_output; o < end_output; ++o) {
+            if (o == bias_warning_output) warnings.insert(warnings.end(), bias_warnings.begin(), bias_warnings.end());
+            const uint32_t t = o % cfg.channel_positions;
+            const uint64_t pass_offset = uint64_t{o / cfg.channel_positions} * cfg.write_pass_offset;
+            const int32_t* value = &results[(o - first_output) * pixels];
+            for (std::size_t n = 0; n < pixels; ++n) {
+                const uint64_t offset = n * cfg.write_stride + pass_offset;
+                if (cfg.wide_output) out.write32(cfg.lead_quadrant, cfg.write_base, t, offset, value[n]);
+                else out.write8(cfg.lead_quadrant, cfg.write_base, t, offset, static_cast<int8_t>(value[n]));
             }
         }
     }

@@ -4,27 +4,14 @@
 
 namespace ai8x {
 
-namespace {
-// Records a layer's write for the "read of unwritten memory" warning. The
-// streaming ring hands out plain pointers, so the word is found by address.
-void mark_written(AcceleratorState& state, const uint32_t* word) {
-    for (std::size_t i = 0; i < state.data_sram.size(); ++i) {
-        const std::vector<uint32_t>& mem = state.data_sram[i];
-        if (word >= mem.data() && word < mem.data() + mem.size()) {
-            state.data_written[i][static_cast<std::size_t>(word - mem.data())] = 1;
-            return;
-        }
-    }
-}
-}  // namespace
-
 OutputWriter::OutputWriter(AcceleratorState& state, const LayerConfig& cfg,
                            std::vector<EngineWarning>& warnings)
     : state_(state), cfg_(cfg), warnings_(warnings) {
     while ((1u << word_bits_) < state.cfg.data_sram.words) ++word_bits_;
 }
 
-bool OutputWriter::locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word) {
+bool OutputWriter::locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word,
+                          uint8_t** written) {
     if (sink_) {
         // The ring wraps the offset inside the instance; the instance bits stay put.
         const uint64_t start = base + uint64_t{t / 4} * cfg_.write_group_offset;
@@ -54,21 +41,24 @@ bool OutputWriter::locate(int quadrant, uint32_t base, uint32_t t, uint64_t word
         return false;
     }
     word = &state_.data_sram[instance][index];
+    if (written) *written = &state_.data_written[instance][index];
     return true;
 }
 
 void OutputWriter::write8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t value) {
     uint32_t* word = nullptr;
-    if (!locate(quadrant, base, t, word_offset, word)) return;
-    mark_written(state_, word);
+    uint8_t* written = nullptr;
+    if (!locate(quadrant, base, t, word_offset, word, &written)) return;
+    if (written) *written = 1;
     const unsigned shift = 8 * (t % 4);
     *word = (*word & ~(0xffu << shift)) | (static_cast<uint32_t>(static_cast<uint8_t>(value)) << shift);
 }
 
 void OutputWriter::write32(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int32_t value) {
     uint32_t* word = nullptr;
-    if (!locate(quadrant, base, t, word_offset + t % 4, word)) return;
-    mark_written(state_, word);
+    uint8_t* written = nullptr;
+    if (!locate(quadrant, base, t, word_offset + t % 4, word, &written)) return;
+    if (written) *written = 1;
     *word = static_cast<uint32_t>(value);
 }
 

@@ -21,7 +21,8 @@ namespace ai8x {
 // Receives the writes of a layer whose consumer streams (docs/streaming.md §4.1):
 // the consumer reads them through its input ring at a time of its own, so the
 // writes are kept unwrapped. word() returns the storage of word `offset`
-// (unwrapped, counted from word 0 of global data memory instance `instance`).
+// (unwrapped, counted from word 0 of global data memory instance `instance`)
+// and records that word as written (data_written when it is data memory).
 class OutputWordSink {
 public:
     virtual ~OutputWordSink() = default;
@@ -45,7 +46,10 @@ public:
     void set_sink(OutputWordSink* sink) { sink_ = sink; }
 
 private:
-    bool locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word);
+    // Finds the word; for data memory (no sink) also its "written" flag when
+    // `written` is given (a sink keeps its own record, see OutputWordSink).
+    bool locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word,
+                uint8_t** written = nullptr);
 
     AcceleratorState& state_;
     const LayerConfig& cfg_;
