@@ -101,7 +101,8 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c,
     if (c.chw_input && (c.passes > 1 || c.operands > 1))
         warnings.push_back({c.lead_quadrant, c.layer, "LREG_LCTL",
                             "CHW input combined with multi-pass or element-wise operands is not "
-                            "modelled; reading as single-pass CHW"});
+                            "modelled; reading as single-pass CHW",
+                            "unsupported_combination"});
 
     std::set<uint32_t> hwc_instances;
     for (std::size_t i = 0; i < c.processors.size(); ++i) {
