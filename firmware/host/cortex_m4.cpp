@@ -87,8 +87,13 @@ void CortexM4::observe_calls(uint32_t address, CallObserver done) {
     call_watches_.push_back(std::make_unique<CallWatch>(CallWatch{this, address & ~1u, std::move(done)}));
 }
 
-sc_core::sc_time CortexM4::local_time() const {
-    const double pending = double(instret_ - accounted_) * cfg_.cpu_timing.cycles_per_instruction + double(wait_cycles_);
+sc_core::sc_time CortexM4::local_time() const { return local_time_at(instret_); }
+
+sc_core::sc_time CortexM4::local_time_at(uint64_t instret) const {
+    // `instret` may lie before accounted_ (an instruction inside a block whose
+    // whole count is already accounted), hence the signed difference.
+    const double pending = (double(instret) - double(accounted_)) * cfg_.cpu_timing.cycles_per_instruction +
+                           double(wait_cycles_);
     return sc_core::sc_time_stamp() + qk_.get_local_time() + pending * cycle_;
 }
 
@@ -101,9 +106,10 @@ void CortexM4::set_irq(unsigned irqn, bool level) {
     if (level) irq_event_.notify();
 }
 
-// Both only raise a flag: the instruction hook stops Unicorn before the next
-// instruction. Stopping from inside an MMIO callback would make Unicorn
-// report the PC of the store that is already done, so it would run twice.
+// Both only raise a flag: the block hook stops Unicorn before the next block
+// (the rest of the current block still runs, as on a core that takes a few
+// cycles to act on the request). Stopping from inside an MMIO callback would
+// make Unicorn report the PC of the block's start, so the store would run twice.
 void CortexM4::request_sleep() { sleeping_ = true; }
 
 void CortexM4::halt() { halted_ = true; }
@@ -182,8 +188,10 @@ void CortexM4::map_memories() {
           "mapping the system control space");
 
     uc_hook h;
-    check(uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&CortexM4::hook_code), this, 1, 0),
-          "instruction hook");
+    // A block hook, not a code hook: Unicorn then calls out once per block
+    // instead of once per instruction, which dominated the simulation time.
+    check(uc_hook_add(uc_, &h, UC_HOOK_BLOCK, reinterpret_cast<void*>(&CortexM4::hook_block), this, 1, 0),
+          "block hook");
     check(uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void*>(&CortexM4::hook_unmapped), this, 1, 0),
           "unmapped-access hook");
     install_wait_state_hooks();
@@ -302,6 +310,9 @@ void CortexM4::execute_chunk() {
     account_instructions();
     uint32_t next = 0;
     uc_reg_read(uc_, UC_ARM_REG_PC, &next);
+    // QEMU does not store the PC when one block jumps straight to the next,
+    // so after a stop in the block hook the register may be stale.
+    if (err == UC_ERR_OK && stopping_) next = stop_address_;
 
     if (halted_) return;
     if (err == UC_ERR_OK) {
@@ -322,38 +333,71 @@ void CortexM4::execute_chunk() {
         return_from_exception();
         return;
     }
-    std::string where = " at PC " + hex32(pc_) + " (" + describe(pc_) + ")";
+    // Unicorn restores the exact PC of a faulting instruction; pc_ is only its block's start.
+    const uint32_t at = (next >= block_start_ && next < block_end_) ? next : pc_;
+    std::string where = " at PC " + hex32(at) + " (" + describe(at) + ")";
     if (unmapped_address_)
         stop_with_error("bus fault: access to unmapped address " + hex32(uint32_t(*unmapped_address_)) + where);
     else
         stop_with_error(std::string("CPU exception: ") + uc_strerror(err) + where + ", next PC " + hex32(next));
 }
 
-void CortexM4::hook_code(uc_struct* uc, uint64_t address, uint32_t, void* self) {
-    // Called before each instruction; stopping here leaves it unexecuted, so
-    // the PC Unicorn reports is exactly where to resume.
+void CortexM4::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void* self) {
+    // Called before each translated block; stopping here leaves the whole
+    // block unexecuted, so the PC Unicorn reports is exactly where to resume.
+    // A chunk therefore ends at the first block boundary past its budget.
     auto* cpu = static_cast<CortexM4*>(self);
     if (cpu->sleeping_ || cpu->halted_ || cpu->instret_ >= cpu->chunk_end_) {
         cpu->stopping_ = true;
+        cpu->stop_address_ = uint32_t(address);
         uc_emu_stop(uc);
         return;
     }
     cpu->pc_ = uint32_t(address);
-    // One compare per instruction, and only while an observed call is open.
+    // A return address is always a branch target, hence a block start.
     if (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address)
         cpu->call_returned();
-    ++cpu->instret_;
+    cpu->block_start_ = uint32_t(address);
+    cpu->block_end_ = uint32_t(address + size);
+    cpu->block_base_ = cpu->instret_;
+    cpu->instret_ += cpu->block_instructions(uint32_t(address), size);
+}
+
+uint32_t CortexM4::block_instructions(uint32_t address, uint32_t bytes) {
+    const uint64_t key = (uint64_t(bytes) << 32) | address;
+    auto cached = block_counts_.find(key);
+    if (cached != block_counts_.end()) return cached->second;
+    // Thumb-2: a halfword whose top five bits are 0b11101, 0b11110 or 0b11111
+    // is the first half of a 32-bit instruction; any other is a 16-bit one.
+    uint32_t count = 0;
+    for (uint32_t offset = 0; offset < bytes; ++count) {
+        uint16_t halfword = 0;
+        if (uc_mem_read(uc_, address + offset, &halfword, sizeof halfword) != UC_ERR_OK) {
+            // Unicorn just translated this code, so it is readable; count the rest as 16-bit.
+            count += (bytes - offset) / 2;
+            break;
+        }
+        offset += (halfword >> 11) >= 0x1D ? 4 : 2;
+    }
+    block_counts_.emplace(key, count);
+    return count;
 }
 
 void CortexM4::hook_call_entry(uc_struct* uc, uint64_t, uint32_t, void* watch) {
     const auto* w = static_cast<const CallWatch*>(watch);
     CortexM4* cpu = w->cpu;
-    // hook_code runs first (installed first); if it stopped Unicorn here, the
-    // instruction runs again in the next chunk and is seen then.
+    // hook_block runs first; if it stopped Unicorn here, the instruction runs
+    // again in the next chunk and is seen then.
     if (cpu->stopping_ || cpu->halted_) return;
     uint32_t lr = 0;
     uc_reg_read(uc, UC_ARM_REG_LR, &lr);
-    cpu->open_calls_.push_back({w, lr & ~1u, cpu->local_time()});
+    // The block's count is already in instret_: take the time at the end of
+    // this entry instruction, as if instructions were counted one by one.
+    sc_core::sc_time entered = cpu->local_time();
+    if (w->address >= cpu->block_start_ && w->address < cpu->block_end_)
+        entered = cpu->local_time_at(cpu->block_base_ +
+                                     cpu->block_instructions(cpu->block_start_, w->address - cpu->block_start_) + 1);
+    cpu->open_calls_.push_back({w, lr & ~1u, entered});
 }
 
 void CortexM4::call_returned() {
@@ -493,7 +537,14 @@ bool CortexM4::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned si
     // The accelerator serves them at sc_time_stamp() (FIFO_STAT is live state, not
     // a timed reply), so a push would land up to one quantum early and a poll
     // would see a FIFO state up to one quantum old.
-    if (address - cfg_.fifo_regs.base < cfg_.fifo_regs.size && qk_.get_local_time() > sc_core::SC_ZERO_TIME)
+    // A read may skip that when nothing is scheduled in the simulation up to this
+    // CPU's instant: the accelerator changes FIFO state only when one of its
+    // processes runs, so the state now is the state then, and a spinning poll
+    // loop then costs one sync per quantum instead of one per iteration. Pushes
+    // always sync: they wake the accelerator at their own time.
+    const sc_core::sc_time local = qk_.get_local_time();
+    if (address - cfg_.fifo_regs.base < cfg_.fifo_regs.size && local > sc_core::SC_ZERO_TIME &&
+        (cmd == tlm::TLM_WRITE_COMMAND || !(local < sc_core::sc_time_to_pending_activity())))
         qk_.sync();
     sc_core::sc_time delay = qk_.get_local_time();
     socket->b_transport(trans, delay);
@@ -501,7 +552,8 @@ bool CortexM4::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned si
     if (trans.is_response_error()) {
         stop_with_error(std::string("bus fault: ") + (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") + " of " +
                         std::to_string(size) + " byte(s) at " + hex32(address) + " answered " +
-                        trans.get_response_string() + ", PC " + hex32(pc_) + " (" + describe(pc_) + ")");
+                        trans.get_response_string() + ", in the instruction block at PC " + hex32(pc_) + " (" +
+                        describe(pc_) + ")");  // Unicorn does not expose the exact PC inside a memory callback
         return false;
     }
     // A polling loop must let the accelerator's time advance.

@@ -6,7 +6,10 @@
 // b_transport through `socket`, in program order, so the bus and the
 // accelerator see the firmware's accesses one by one. Executed instructions
 // are converted to CPU cycles and kept in step with SystemC time through a
-// tlm_quantumkeeper: each instruction costs cpu.timing.cycles_per_instruction,
+// tlm_quantumkeeper. Instructions are counted per translated block (one
+// Unicorn block hook, not a helper call per instruction), so time advances in
+// block steps: a bus access inside a block happens at the time of the block's
+// end. Each instruction costs cpu.timing.cycles_per_instruction,
 // each data access to flash or SRAM the region's configured wait states
 // (counted by Unicorn memory hooks, installed only when non-zero), each
 // accelerator or peripheral access whatever the TLM bus adds. The NVIC is modelled here (Unicorn has none): exception
@@ -18,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -57,7 +61,7 @@ public:
     // Calls `done(entered, returned)` every time the function at `address`
     // returns to its caller; both are this CPU's local time (SystemC time plus
     // the quantum keeper's offset). Entry is seen by a Unicorn code hook limited
-    // to that one address, the return by comparing each PC with the saved LR.
+    // to that one address, the return by comparing each block start with the saved LR.
     // Register before the simulation starts.
     using CallObserver = std::function<void(sc_core::sc_time entered, sc_core::sc_time returned)>;
     void observe_calls(uint32_t address, CallObserver done);
@@ -89,6 +93,8 @@ private:
 
     // Time and bus
     void account_instructions();
+    // Local time at the moment the given instruction count was reached.
+    sc_core::sc_time local_time_at(uint64_t instret) const;
     uint64_t bus_read(uint32_t address, unsigned size);
     void bus_write(uint32_t address, unsigned size, uint64_t value);
     bool bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data);
@@ -97,7 +103,8 @@ private:
     void write_word(uint32_t address, uint32_t value);
 
     // Unicorn callbacks (static trampolines)
-    static void hook_code(uc_struct*, uint64_t address, uint32_t size, void* self);
+    static void hook_block(uc_struct*, uint64_t address, uint32_t size, void* self);
+    uint32_t block_instructions(uint32_t address, uint32_t bytes);
     static void hook_call_entry(uc_struct*, uint64_t address, uint32_t size, void* watch);
     static void hook_wait_states(uc_struct*, uc_mem_type, uint64_t, int, int64_t, void* hook);
     void install_wait_state_hooks();
@@ -135,15 +142,26 @@ private:
         uint32_t cycles;            // wait states per access
     };
     std::vector<std::unique_ptr<WaitStateHook>> wait_state_hooks_;
-    bool stopping_ = false;          // hook_code asked Unicorn to stop before this instruction
+    bool stopping_ = false;          // hook_block asked Unicorn to stop before this block
+    uint32_t stop_address_ = 0;      // ... which starts here
+    // Thumb-2 instruction count of each translated block seen, keyed by
+    // address and byte size (a block at one address can be retranslated
+    // shorter). Firmware does not rewrite its code, so counts never go stale.
+    std::unordered_map<uint64_t, uint32_t> block_counts_;
+    uint32_t block_start_ = 0;       // address of the block now executing
+    uint64_t block_base_ = 0;        // instret_ before that block
+    uint32_t block_end_ = 0;         // its first address past the end
 
     std::vector<bool> irq_lines_;   // current level of each external line
     int active_irq_ = -1;           // exception being handled (no nesting), -1 = thread mode
-    uint64_t instret_ = 0;          // instructions executed
+    // Instructions executed, counted a whole block at a time when the block
+    // starts. Condition-failed instructions of an IT block count too: the M4
+    // spends an issue cycle on them (a per-instruction Unicorn hook skipped them).
+    uint64_t instret_ = 0;
     uint64_t accounted_ = 0;        // instructions already converted to local time
     uint64_t wait_cycles_ = 0;      // flash/SRAM wait-state cycles not yet converted to local time
     uint64_t chunk_end_ = 0;        // stop the current chunk after this many instructions
-    uint32_t pc_ = 0;               // address of the last instruction started
+    uint32_t pc_ = 0;               // start of the last block begun; between chunks, the next instruction
     bool sleeping_ = false;
     // Set when an exception is taken, consumed by the next sleep request,
     // which then returns at once (like the WFE event register). Interrupts are

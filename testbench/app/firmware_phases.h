@@ -46,11 +46,11 @@ private:
     };
     static double union_us(const std::vector<Interval>& calls);
     std::vector<CpuPhase> phases_ = {
-        {"weights", {"cnn_load_weights"}},
-        {"bias", {"cnn_load_bias"}},
-        {"configure", {"cnn_init", "cnn_configure"}},
-        {"input", {"load_input"}},
-        {"unload_check", {"cnn_unload", "check_output"}},
+        {"weights", {"cnn_load_weights"}, false, {}},
+        {"bias", {"cnn_load_bias"}, false, {}},
+        {"configure", {"cnn_init", "cnn_configure"}, false, {}},
+        {"input", {"load_input"}, false, {}},
+        {"unload_check", {"cnn_unload", "check_output"}, false, {}},
     };
 };
 
