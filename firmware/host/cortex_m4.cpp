@@ -523,7 +523,11 @@ void CortexM4::bus_write(uint32_t address, unsigned size, uint64_t value) {
 bool CortexM4::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data) {
     if (halted_) return false;   // after a fault, the rest of the block must not touch the bus
     account_instructions();
-    tlm::tlm_generic_payload trans;
+    // One payload for every access (the CPU makes one at a time): a payload
+    // allocates its extension array, and one living in a member rather than on
+    // this coroutine's stack is neither re-allocated per access nor, when the
+    // simulation ends with the CPU suspended mid-access, mistaken for a leak.
+    tlm::tlm_generic_payload& trans = bus_payload_;
     trans.set_command(cmd);
     trans.set_address(address);
     trans.set_data_ptr(data);

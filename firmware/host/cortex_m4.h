@@ -120,6 +120,7 @@ private:
     std::optional<ElfImage> image_;
     SystemControlSpace scs_;
     tlm_utils::tlm_quantumkeeper qk_;
+    tlm::tlm_generic_payload bus_payload_;  // reused by bus_transport()
     sc_core::sc_time cycle_;
     sc_core::sc_event irq_event_;
 
