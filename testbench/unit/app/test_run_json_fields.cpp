@@ -18,10 +18,6 @@ using namespace ai8x;
 using namespace ai8x::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-}  // namespace
-
 TEST_CASE("generator estimate: layers, startup and total come from meta.json", "[estimate]") {
     const fs::path dir = scratch("meta");
     std::ofstream(dir / "meta.json") << R"({"latency_cycles": {"Startup": 1, "Layer 0": 100, "Layer 2": 7, "Total": 108}})";

@@ -15,10 +15,6 @@
 using namespace ai8x;
 using namespace ai8x::test;
 
-namespace {
-
-}  // namespace
-
 TEST_CASE("run report: hazards are an array even when there are none", "[run][report]") {
     RunReport r;
     r.result = "pass";

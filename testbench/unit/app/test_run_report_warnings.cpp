@@ -15,10 +15,6 @@
 using namespace ai8x;
 using namespace ai8x::test;
 
-namespace {
-
-}  // namespace
-
 TEST_CASE("run report: warnings are an empty array for a clean run", "[run][report]") {
     RunReport r;
     r.result = "pass";

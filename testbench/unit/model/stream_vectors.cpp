@@ -30,8 +30,8 @@ IndexVector index_vector(const std::string& vectors_dir, const std::string& name
     for (const auto& cells : index_rows(vectors_dir)) {
         if (cells[0] != name) continue;
         v.chw = cells[2] == "CHW";
-        v.fifo = cells[3] == "yes";
-        v.streaming = cells[4] == "yes";
+        v.fifo = cells[kIndexFifoColumn] == "yes";
+        v.streaming = cells[kIndexStreamingColumn] == "yes";
         row_found = true;
     }
     if (!row_found) throw std::runtime_error(path + ": no table row for " + name);
@@ -75,10 +75,7 @@ IndexVector index_vector(const std::string& vectors_dir, const std::string& name
 }
 
 std::vector<std::string> streaming_vector_names(const std::string& vectors_dir) {
-    std::vector<std::string> names;
-    for (const auto& cells : index_rows(vectors_dir))
-        if (cells[4] == "yes") names.push_back(cells[0]);
-    return names;
+    return vector_names_where(vectors_dir, kIndexStreamingColumn);
 }
 
 }  // namespace ai8x::test

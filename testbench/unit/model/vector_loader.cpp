@@ -353,11 +353,15 @@ std::vector<std::vector<std::string>> index_rows(const std::string& vectors_dir)
     return rows;
 }
 
-std::vector<std::string> fifo_vector_names(const std::string& vectors_dir) {
+std::vector<std::string> vector_names_where(const std::string& vectors_dir, std::size_t column) {
     std::vector<std::string> names;
     for (const auto& cells : index_rows(vectors_dir))
-        if (cells[3] == "yes") names.push_back(cells[0]);
+        if (cells[column] == "yes") names.push_back(cells[0]);
     return names;
+}
+
+std::vector<std::string> fifo_vector_names(const std::string& vectors_dir) {
+    return vector_names_where(vectors_dir, kIndexFifoColumn);
 }
 
 std::vector<std::string> plain_vector_names(const std::string& vectors_dir) {

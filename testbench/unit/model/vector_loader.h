@@ -84,6 +84,11 @@ std::vector<std::string> plain_vector_names(const std::string& vectors_dir);
 // (vector, ..., FIFO "yes", streaming "yes"); throws naming the file if empty.
 std::vector<std::vector<std::string>> index_rows(const std::string& vectors_dir);
 
+// Columns of that table holding "yes" for FIFO and streaming vectors.
+constexpr std::size_t kIndexFifoColumn = 3, kIndexStreamingColumn = 4;
+// Names of the vectors whose `column` says "yes".
+std::vector<std::string> vector_names_where(const std::string& vectors_dir, std::size_t column);
+
 std::vector<std::string> fifo_vector_names(const std::string& vectors_dir);
 
 }  // namespace ai8x::test
