@@ -61,6 +61,36 @@ struct Row {
     bool ratio_ok = false, whole_ok = true, rss_ok = false;
 };
 
+// One vector on one build: a warm-up run caches the firmware, then `repeat`
+// timed runs; the fastest whole run and the fastest inference count.
+Row measure(const std::string& binary, const fs::path& d, int repeat, const fs::path& json) {
+    Row r;
+    r.name = d.filename().string();
+    const std::vector<std::string> args{binary, "run", d.string(), "--quiet", "--json", json.string()};
+    run_child(args);  // warm-up: builds and caches the firmware
+    Child best;
+    for (int i = 0; i < repeat; ++i) {
+        fs::remove(json);
+        Child c = run_child(args);
+        if (i == 0 || c.wall_s < best.wall_s) best = c;
+        std::ifstream in(json);
+        nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) continue;
+        r.result = j.value("result", std::string("error"));
+        r.cycles = j.value("cnn_cycles", 0.0);
+        r.clock_hz = j.value("cnn_clock_hz", 0.0);
+        if (j.contains("inference_wall_seconds") && j["inference_wall_seconds"].is_number()) {
+            const double s = j["inference_wall_seconds"].get<double>();
+            r.infer_s = r.infer_s < 0 ? s : std::min(r.infer_s, s);
+        }
+    }
+    r.whole_s = best.wall_s;
+    r.rss_mb = double(best.maxrss_kb) / 1024.0;
+    r.silicon_s = r.clock_hz > 0 ? r.cycles / r.clock_hz : 0;
+    if (r.infer_s >= 0 && r.silicon_s > 0) r.ratio = r.infer_s / r.silicon_s;
+    return r;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -77,6 +107,11 @@ int main(int argc, char** argv) {
     app.add_option("--max-whole", max_whole_s, "Target: whole-run seconds of --whole-vector")->capture_default_str();
     app.add_option("--whole-vector", whole_vector, "Vector with a whole-run target")->capture_default_str();
     app.add_option("--max-rss", max_rss_mb, "Target: peak RSS in MB")->capture_default_str();
+    std::string baseline;
+    double max_slowdown_pct = 20;
+    app.add_option("--baseline", baseline, "Another ai8xsim build timed on the same vectors in the same run");
+    app.add_option("--max-slowdown", max_slowdown_pct, "Target: percent the ratio may exceed the baseline's")
+        ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
 
     std::vector<fs::path> dirs;
@@ -91,52 +126,46 @@ int main(int argc, char** argv) {
     std::sort(dirs.begin(), dirs.end());
 
     const fs::path json = fs::temp_directory_path() / ("ai8xsim-bench-" + std::to_string(getpid()) + ".json");
-    std::vector<Row> rows;
+    std::vector<Row> rows, base_rows;
     for (const auto& d : dirs) {
-        Row r;
-        r.name = d.filename().string();
-        const std::vector<std::string> args{binary, "run", d.string(), "--quiet", "--json", json.string()};
-        run_child(args);  // warm-up: builds and caches the firmware
-        Child best;
-        for (int i = 0; i < repeat; ++i) {
-            fs::remove(json);
-            Child c = run_child(args);
-            if (i == 0 || c.wall_s < best.wall_s) best = c;
-            std::ifstream in(json);
-            nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-            if (j.is_discarded() || !j.is_object()) continue;
-            r.result = j.value("result", std::string("error"));
-            r.cycles = j.value("cnn_cycles", 0.0);
-            r.clock_hz = j.value("cnn_clock_hz", 0.0);
-            if (j.contains("inference_wall_seconds") && j["inference_wall_seconds"].is_number()) {
-                const double s = j["inference_wall_seconds"].get<double>();
-                r.infer_s = r.infer_s < 0 ? s : std::min(r.infer_s, s);
-            }
-        }
-        r.whole_s = best.wall_s;
-        r.rss_mb = double(best.maxrss_kb) / 1024.0;
-        r.silicon_s = r.clock_hz > 0 ? r.cycles / r.clock_hz : 0;
-        if (r.infer_s >= 0 && r.silicon_s > 0) r.ratio = r.infer_s / r.silicon_s;
+        Row r = measure(binary, d, repeat, json);
         r.ratio_ok = r.ratio >= 0 && r.ratio <= max_ratio;
         if (r.name == whole_vector) r.whole_ok = r.whole_s < max_whole_s;
         r.rss_ok = r.rss_mb < max_rss_mb;
         rows.push_back(r);
+        // The baseline build runs right after, on the same vector, in the same
+        // conditions: its ratio is the yardstick for a change's speed.
+        if (!baseline.empty()) base_rows.push_back(measure(baseline, d, repeat, json));
     }
     fs::remove(json);
 
     std::printf("%-24s %-6s %10s %12s %12s %9s %5s %9s %5s %8s %5s\n", "vector", "result", "cycles", "silicon_us",
-                "infer_ms", "ratio", "<=" , "whole_s", "", "rss_MB", "");
+                "infer_ms", "ratio", "<=", "whole_s", "", "rss_MB", "");
     bool all_ok = true;
     for (const auto& r : rows) {
         const bool whole_target = r.name == whole_vector;
-        std::printf("%-24s %-6s %10.0f %12.1f %12.3f %9.2f %5s %9.3f %5s %8.1f %5s\n", r.name.c_str(),
-                    r.result.c_str(), r.cycles, r.silicon_s * 1e6, r.infer_s * 1e3, r.ratio,
-                    r.ratio_ok ? "PASS" : "MISS", r.whole_s, whole_target ? (r.whole_ok ? "PASS" : "MISS") : "-",
-                    r.rss_mb, r.rss_ok ? "PASS" : "MISS");
+        std::printf("%-24s %-6s %10.0f %12.1f %12.3f %9.2f %5s %9.3f %5s %8.1f %5s\n", r.name.c_str(), r.result.c_str(),
+                    r.cycles, r.silicon_s * 1e6, r.infer_s * 1e3, r.ratio, r.ratio_ok ? "PASS" : "MISS", r.whole_s,
+                    whole_target ? (r.whole_ok ? "PASS" : "MISS") : "-", r.rss_mb, r.rss_ok ? "PASS" : "MISS");
         all_ok = all_ok && r.ratio_ok && r.whole_ok && r.rss_ok && r.result == "pass";
     }
     std::printf("targets: inference wall / silicon <= %g, %s whole run < %g s, peak RSS < %g MB; result must be pass\n",
                 max_ratio, whole_vector.c_str(), max_whole_s, max_rss_mb);
+    if (!baseline.empty()) {
+        std::printf(
+            "\nagainst the baseline %s (same run; slowdown = new ratio / baseline ratio - 1, target <= %g %%)\n",
+            baseline.c_str(), max_slowdown_pct);
+        std::printf("%-24s %9s %9s %9s %5s\n", "vector", "ratio", "baseline", "slowdown", "");
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const Row& n = rows[i];
+            const Row& b = base_rows[i];
+            const double slowdown = b.ratio > 0 && n.ratio >= 0 ? (n.ratio / b.ratio - 1) * 100 : 1e9;
+            const bool ok = slowdown <= max_slowdown_pct && b.result == "pass";
+            std::printf("%-24s %9.2f %9.2f %8.1f%% %5s\n", n.name.c_str(), n.ratio, b.ratio, slowdown,
+                        ok ? "PASS" : "MISS");
+            all_ok = all_ok && ok;
+        }
+    }
     std::printf("%s\n", all_ok ? "all targets met" : "TARGET MISSED");
     return all_ok ? 0 : 1;
 }

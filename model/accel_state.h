@@ -1,16 +1,25 @@
-// Architectural state of the CNN accelerator: every memory word and every
-// register value the firmware can reach, sized from the device description.
+// Architectural state of the CNN accelerator as the layer engine, the timing
+// walk and the streaming controller see it: every memory word and register
+// value the firmware can reach, numbered globally (data SRAM instance i,
+// processor p, quadrant q).
 //
-// This is plain storage shared by three parties that must not know about each
-// other: the bus-facing register banks and memory protocols (model/accelerator*),
-// the layer engine (model/engine/*) that computes what the processors compute,
-// and the timing/streaming logic. Nothing here has side effects.
+// The storage itself belongs to the module tree (model/hierarchy: each
+// quadrant owns its registers and bias memory, each processor its kernel
+// memory, TRAM and, for the first processor of a group, the data SRAM the
+// group shares); this object only holds numbered views of it, bound with
+// attach(). Built on its own (unit tests, tools), it owns a detached copy of
+// the same storage instead. Nothing here has side effects.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
+#include "model/hierarchy/activity.h"
+#include "model/hierarchy/instance_table.h"
+#include "model/hierarchy/memory_array.h"
 #include "tlm/device_config.h"
 
 namespace ai8x {
@@ -27,40 +36,87 @@ struct QuadrantRegisters {
     uint32_t mlat = 0;       // REG_MLAT     data-read latency (read-ahead)
     // Per-layer registers: lreg[kind][layer], kind = LREG_RCNT .. LREG_LCTL2.
     std::vector<std::vector<uint32_t>> lreg;
+
+    QuadrantRegisters() = default;
+    QuadrantRegisters(uint32_t kinds, uint32_t layers) : lreg(kinds, std::vector<uint32_t>(layers, 0)) {}
+    void clear();  // reset values, in place
+};
+
+// Hierarchical names of the instances (cnn.q2.p37.tram), for messages, the run
+// JSON and reports; same numbering as the tables below.
+struct InstanceNames {
+    std::vector<std::string> quadrant, processor, data_sram, tram, kernel, bias;
+    // The names the module tree gives, for a state without one.
+    static InstanceNames of_tree(const DeviceConfig& cfg, const std::string& root = "cnn");
+};
+
+using DataSramArray = MemoryArray<uint32_t>;
+using TramArray = MemoryArray<uint16_t>;
+using KernelArray = MemoryArray<KernelWord>;
+using BiasArray = MemoryArray<uint8_t>;
+
+// Where the storage of every instance lives, in global numbering.
+struct StateBinding {
+    std::vector<QuadrantRegisters*> registers;           // [quadrant]
+    std::vector<BiasArray*> bias;                        // [quadrant]
+    std::vector<QuadrantActivity*> quadrant_activity;    // [quadrant]
+    std::vector<DataSramArray*> data_sram;               // [instance]
+    std::vector<TramArray*> tram;                        // [processor]
+    std::vector<KernelArray*> kernel;                    // [processor]
+    std::vector<ProcessorActivity*> processor_activity;  // [processor]
+    InstanceNames names;
 };
 
 struct AcceleratorState {
+    // A state with its own detached storage (no module tree).
     explicit AcceleratorState(const DeviceConfig& cfg);
+    // A state whose storage the caller's modules own; attach() binds it.
+    struct Unbound {};
+    AcceleratorState(const DeviceConfig& cfg, Unbound);
+    ~AcceleratorState();
+    AcceleratorState(const AcceleratorState&) = delete;
+    AcceleratorState& operator=(const AcceleratorState&) = delete;
+
+    void attach(const StateBinding& binding);
 
     const DeviceConfig& cfg;
 
-    // Data SRAM: [global instance][word], global instance = quadrant * instances_per_quadrant + i.
-    std::vector<std::vector<uint32_t>> data_sram;
-    // TRAM: [global processor][word] (16-bit values).
-    std::vector<std::vector<uint16_t>> tram;
-    // Kernel memory: [global processor][word].
-    std::vector<std::vector<KernelWord>> kernel;
-    // Bias memory: [quadrant][entry] (8-bit values).
-    std::vector<std::vector<uint8_t>> bias;
+    // Memory instances with their written flags and activity.
+    InstanceTable<DataSramArray> data_sram_arrays;        // [quadrant * instances_per_quadrant + i]
+    InstanceTable<TramArray> tram_arrays;                 // [global processor]
+    InstanceTable<KernelArray> kernel_arrays;             // [global processor]
+    InstanceTable<BiasArray> bias_arrays;                 // [quadrant]
+    InstanceTable<ProcessorActivity> processor_activity;  // [global processor]
+    InstanceTable<QuadrantActivity> quadrant_activity;    // [quadrant]
 
+    // The same words as plain vectors, for the compute loops.
+    InstanceTable<std::vector<uint32_t>> data_sram;
+    InstanceTable<std::vector<uint16_t>> tram;
+    InstanceTable<std::vector<KernelWord>> kernel;
+    InstanceTable<std::vector<uint8_t>> bias;
     // Which words have ever been written since reset (1 = written), for the
     // misprogramming warnings: data words by the CPU or a layer's output,
-    // kernel words by either kernel loading protocol. Same shape as
-    // data_sram / kernel.
-    std::vector<std::vector<uint8_t>> data_written;
-    std::vector<std::vector<uint8_t>> kernel_written;
-    // Bias entries written by the CPU, for the memory occupancy in run reports.
-    std::vector<std::vector<uint8_t>> bias_written;
+    // kernel words by either kernel loading protocol, bias entries by the CPU.
+    InstanceTable<std::vector<uint8_t>> data_written;
+    InstanceTable<std::vector<uint8_t>> kernel_written;
+    InstanceTable<std::vector<uint8_t>> bias_written;
 
-    std::vector<QuadrantRegisters> quadrant;
+    InstanceTable<QuadrantRegisters> quadrant;
+    InstanceNames names;
 
     // FIFO and always-on registers.
     uint32_t fifo_ctl = 0;
     uint32_t fifo_stat = 0;
     uint32_t aon_ctl = 0;
 
-    // Clears memories and registers to their reset contents.
+    // Clears memories, registers and counters to their reset contents.
     void reset();
+    // Clears the per-layer activity counters (an inference starts).
+    void clear_layer_activity();
+
+private:
+    struct Detached;
+    std::unique_ptr<Detached> detached_;
 };
 
 }  // namespace ai8x

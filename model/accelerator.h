@@ -1,9 +1,17 @@
-// The CNN accelerator as one TLM target: it decodes every block of the device
-// description (per-quadrant registers and memories, FIFO and AON registers),
-// keeps all state in AcceleratorState, and runs the layer sequencer when the
-// firmware starts the master quadrant: the layer engine computes the results,
-// the accelerator stays busy for the computed number of CNN clock cycles, then
-// sets the completion bits and raises the interrupt line.
+// The CNN accelerator (cnn): the root of the model's module tree and one TLM
+// target for every block of the device description.
+//
+//   cnn                      Accelerator: address decoding, sequencer, AON registers
+//   ├── q0 .. q3             Quadrant: control and per-layer registers, bias memory
+//   │   └── p0 .. p63        Processor: kernel memory, TRAM, data SRAM (first of 4)
+//   ├── fifo                 InputFifoBlock: input FIFOs and their registers
+//   └── stream               StreamController: FIFO-fed and streaming inferences
+//
+// When the firmware starts the master quadrant the sequencer runs: the layer
+// engine computes the results from the registers and memories (AcceleratorState
+// is the numbered view of the tree's storage), the timing model gives the CNN
+// clock cycles, and after that many cycles the completion bits are set and the
+// interrupt line rises.
 #pragma once
 
 #include <cstdint>
@@ -17,19 +25,22 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "model/accel_state.h"
+#include "model/registers/register_fields.h"
 #include "model/engine/layer_engine.h"
-#include "model/fifo/input_fifos.h"
+#include "model/fifo/fifo_block.h"
+#include "model/hierarchy/quadrant.h"
+#include "model/power/power_control.h"
+#include "model/stream/stream_controller.h"
 #include "model/timing/inference_cycles.h"
 #include "tlm/register_bank.h"
 
 namespace ai8x {
 
 class MemoryPort;
-class StreamSession;
 
 // One address block the platform must map to Accelerator::socket.
 struct AddressWindow {
-    std::string name;        // e.g. "q0.regs", "q2.kernel", "fifo"
+    std::string name;  // hierarchical, e.g. "cnn.q0.regs", "cnn.q2.kernel", "cnn.fifo.regs"
     uint64_t base, size;
     bool is_register_block;  // register blocks and memories have different wait states
 };
@@ -43,11 +54,19 @@ public:
     ~Accelerator() override;
 
     std::vector<AddressWindow> windows() const;  // every block the platform must map to `socket`
+    // Register bank of a window (nullptr for memories and unknown names).
+    const RegisterBank* register_bank(const std::string& window_name) const;
     AcceleratorState& state() { return state_; }
+    const AcceleratorState& state() const { return state_; }
+    Quadrant& quadrant(uint32_t q) { return *quadrants_.at(q); }
+    uint32_t quadrant_count() const { return static_cast<uint32_t>(quadrants_.size()); }
+    InputFifoBlock& fifo_block() { return *fifo_; }
+    // Reset, power and clock state of the quadrants (docs/power-and-reset.md).
+    PowerControl& power() { return *power_; }
 
     std::function<void(bool level)> on_irq;  // CNN interrupt line towards the CPU
 
-    void set_cnn_clock_hz(double hz);        // follows the firmware's CNN clock select/divider
+    void set_cnn_clock_hz(double hz);  // follows the firmware's CNN clock select/divider
     double cnn_clock_hz() const { return cnn_clock_hz_; }
 
     // `run --set ADDR=VALUE`: every later firmware write to the register at
@@ -66,9 +85,9 @@ public:
     bool busy() const { return busy_; }
 
     // Words queued in input FIFO `fifo`, oldest first (the accelerator removes them as it consumes them).
-    std::vector<uint32_t> fifo_words(unsigned fifo) const { return fifos_.contents(fifo); }
+    std::vector<uint32_t> fifo_words(unsigned fifo) const { return fifo_->queues().contents(fifo); }
     // Words lost to full or disabled FIFOs since construction (docs/fifo.md §5).
-    uint64_t fifo_dropped_words() const { return fifos_.dropped_total(); }
+    uint64_t fifo_dropped_words() const { return fifo_->queues().dropped_total(); }
 
 private:
     struct Region {
@@ -76,35 +95,38 @@ private:
         uint64_t base, size;
         RegisterBank* bank;  // exactly one of bank / memory is set
         MemoryPort* memory;
+        AccessScope scope;  // the quadrant and block it reaches, for the power checks
     };
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     const Region* decode(uint64_t address) const;
-    void build_quadrant(uint32_t q);
+    void check_geometry() const;
+    void bind_state();
+    void add_region(RegisterBank& bank, uint64_t size);
     void on_ctl_write(uint32_t q, uint32_t old_value);
     void update_irq();
     void sequencer();
-    void run_fifo_inference(StreamSession& session);  // FIFO and streaming mode (docs/streaming.md §9.6)
-    void on_fifo_write(uint32_t fifo, uint32_t word);
-    void update_fifo_status();
+    void record_quadrant_activity(const std::vector<int>& running_quadrants);
+    void connect_power_control();
+    void request_start();
 
     DeviceConfig cfg_;
     AcceleratorState state_;
-    std::vector<std::unique_ptr<RegisterBank>> banks_;
-    std::vector<std::unique_ptr<MemoryPort>> memories_;
-    std::vector<Region> regions_;  // sorted by base
-
-    std::vector<uint32_t> fifo_last_written_;
-    InputFifos fifos_;
-    sc_core::sc_event fifo_push_event_;         // a word entered a FIFO
-    std::vector<bool> fifo_overflow_warned_;    // one overflow warning per FIFO and inference
+    std::vector<std::unique_ptr<Quadrant>> quadrants_;
+    std::unique_ptr<InputFifoBlock> fifo_;
+    std::unique_ptr<StreamController> stream_;
+    std::unique_ptr<RegisterBank> aon_;
+    std::unique_ptr<PowerControl> power_;
+    bool start_waits_for_clock_ = false;  // a start came while a clock it needs was off
+    std::vector<Region> regions_;         // sorted by base
 
     sc_core::sc_event start_event_;
     sc_core::sc_time transport_delay_;  // annotated delay of the access being served (its time past sc_time_stamp)
     double cnn_clock_hz_;
     bool busy_ = false;
     bool irq_level_ = false;
-    uint32_t running_quadrants_ = 0;  // bit q: quadrant q was enabled when the run started
+    std::vector<int> running_quadrants_;  // quadrants enabled when the run started
+    const RegisterFields& fields_;        // resolved once: the FIFO path reads them per word
     uint64_t busy_cycles_ = 0;
     EngineResult last_result_;
     bool capture_layers_ = false;

@@ -15,8 +15,7 @@ int64_t floor_div(int64_t num, int64_t den) {
 
 void check_shift(int output_shift) {
     if (output_shift < kOutputShiftMin || output_shift > kOutputShiftMax)
-        throw std::out_of_range("output shift " + std::to_string(output_shift) +
-                                " outside [-15, +15]");
+        throw std::out_of_range("output shift " + std::to_string(output_shift) + " outside [-15, +15]");
 }
 
 }  // namespace
@@ -39,15 +38,18 @@ int64_t shift_and_round(int64_t acc, int output_shift) {
     return floor_div(acc + divisor / 2, divisor);
 }
 
+// The 5-bit sign-magnitude shift code (the register's SCALE_SHFT:SCALE_REG pair).
+constexpr uint32_t kShiftCodeMagnitude = 0x0fu, kShiftCodeNegative = 0x10u;
+
 uint32_t encode_output_shift(int output_shift) {
     check_shift(output_shift);
-    if (output_shift < 0) return 0x10u | static_cast<uint32_t>(-output_shift);
+    if (output_shift < 0) return kShiftCodeNegative | static_cast<uint32_t>(-output_shift);
     return static_cast<uint32_t>(output_shift);
 }
 
 int decode_output_shift(uint32_t field) {
-    const int magnitude = static_cast<int>(field & 0x0fu);
-    return (field & 0x10u) ? -magnitude : magnitude;
+    const int magnitude = static_cast<int>(field & kShiftCodeMagnitude);
+    return (field & kShiftCodeNegative) ? -magnitude : magnitude;
 }
 
 int8_t activate(int8_t value, Activation act) {
@@ -63,9 +65,7 @@ int8_t finish_output(int64_t acc, int output_shift, Activation act) {
     return activate(saturate8(shift_and_round(acc, output_shift)), act);
 }
 
-int32_t wide_output(int64_t acc) {
-    return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(acc)));
-}
+int32_t wide_output(int64_t acc) { return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(acc))); }
 
 int8_t max_pool(const int8_t* values, std::size_t count) {
     if (count == 0) throw std::invalid_argument("max_pool over zero values");
@@ -132,9 +132,7 @@ WeightFormat weight_format_from_quantization(int quantization) {
     }
 }
 
-int weight_min(WeightFormat format) {
-    return format == WeightFormat::Binary ? -1 : -(1 << (weight_bits(format) - 1));
-}
+int weight_min(WeightFormat format) { return format == WeightFormat::Binary ? -1 : -(1 << (weight_bits(format) - 1)); }
 
 int weight_max(WeightFormat format) {
     return format == WeightFormat::Binary ? 1 : (1 << (weight_bits(format) - 1)) - 1;
@@ -149,8 +147,7 @@ int8_t decode_weight(uint32_t raw, WeightFormat format) {
 }
 
 uint32_t encode_weight(int value, WeightFormat format) {
-    if (value < weight_min(format) || value > weight_max(format) ||
-        (format == WeightFormat::Binary && value == 0))
+    if (value < weight_min(format) || value > weight_max(format) || (format == WeightFormat::Binary && value == 0))
         throw std::out_of_range("weight " + std::to_string(value) + " not representable in " +
                                 std::to_string(weight_bits(format)) + "-bit format");
     if (format == WeightFormat::Binary) return value < 0 ? 1u : 0u;

@@ -4,8 +4,8 @@
 set -euo pipefail
 
 packages=(
-  # build tools
-  cmake g++ make pkg-config
+  # build tools (clang-format: the style check among the tests)
+  cmake g++ make pkg-config clang-format git
   # simulator libraries
   libsystemc-dev libyaml-cpp-dev libeigen3-dev libspdlog-dev catch2
   libcli11-dev nlohmann-json3-dev libunicorn-dev

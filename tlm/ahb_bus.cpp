@@ -20,8 +20,8 @@ void AhbBus::map(unsigned port, const std::string& name, uint64_t base, uint64_t
     if (size == 0) throw std::invalid_argument("AhbBus::map: window '" + name + "' has size 0");
     for (const Window& w : windows_)
         if (base < w.base + w.size && w.base < base + size)
-            throw std::invalid_argument(fmt::format("AhbBus::map: window '{}' [0x{:08x}, 0x{:08x}) overlaps '{}'",
-                                                    name, base, base + size, w.name));
+            throw std::invalid_argument(fmt::format("AhbBus::map: window '{}' [0x{:08x}, 0x{:08x}) overlaps '{}'", name,
+                                                    base, base + size, w.name));
     const Window w{port, name, base, size, wait_states};
     windows_.insert(std::upper_bound(windows_.begin(), windows_.end(), w,
                                      [](const Window& a, const Window& b) { return a.base < b.base; }),
@@ -113,7 +113,8 @@ void AhbBus::invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uin
         if (w.port != static_cast<unsigned>(port)) continue;
         const uint64_t lo = std::max<uint64_t>(start, w.base), hi = std::min<uint64_t>(end, w.base + w.size - 1);
         if (lo > hi) continue;
-        for (int i = 0; i < static_cast<int>(targ_socket.size()); ++i) targ_socket[i]->invalidate_direct_mem_ptr(lo, hi);
+        for (int i = 0; i < static_cast<int>(targ_socket.size()); ++i)
+            targ_socket[i]->invalidate_direct_mem_ptr(lo, hi);
     }
 }
 

@@ -3,96 +3,17 @@
 // file can fix it without reading C++.
 #include "tlm/device_config.h"
 
-#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
+#include "tlm/yaml_reader.h"
+
 namespace ai8x {
 
 namespace {
-
-// Walks the YAML tree and remembers the file name, so every error can say where it is.
-class Reader {
-public:
-    explicit Reader(std::string file) : file_(std::move(file)) {}
-
-    [[noreturn]] void fail(const std::string& key, const std::string& what, const YAML::Node* at = nullptr) const {
-        std::ostringstream os;
-        os << file_;
-        if (at && at->Mark().line >= 0) os << ':' << at->Mark().line + 1;
-        os << ": " << key << ": " << what;
-        throw ConfigError(os.str());
-    }
-
-    // Child `name` of map `parent` (whose own path is `path`); must exist.
-    YAML::Node need(const YAML::Node& parent, const std::string& path, const std::string& name) const {
-        const std::string key = path.empty() ? name : path + "." + name;
-        if (!parent.IsMap()) fail(path, "expected a mapping", &parent);
-        YAML::Node child = parent[name];
-        if (!child.IsDefined() || child.IsNull()) fail(key, "missing key", &parent);
-        return child;
-    }
-
-    uint64_t u64(const YAML::Node& parent, const std::string& path, const std::string& name) const {
-        const std::string key = path.empty() ? name : path + "." + name;
-        const YAML::Node n = need(parent, path, name);
-        if (!n.IsScalar()) fail(key, "expected a number", &n);
-        const std::string text = n.Scalar();
-        // Decimal or 0x-prefixed hex; no octal surprises from a leading zero.
-        int base = 10;
-        std::string digits = text;
-        if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
-            base = 16;
-            digits = text.substr(2);
-        }
-        if (digits.empty() || digits.find_first_not_of(base == 16 ? "0123456789abcdefABCDEF" : "0123456789") !=
-                                  std::string::npos)
-            fail(key, "expected a non-negative integer (decimal or 0x hex), got '" + text + "'", &n);
-        errno = 0;
-        const unsigned long long v = std::strtoull(digits.c_str(), nullptr, base);
-        if (errno == ERANGE) fail(key, "number out of range: '" + text + "'", &n);
-        return v;
-    }
-
-    uint32_t u32(const YAML::Node& parent, const std::string& path, const std::string& name) const {
-        const uint64_t v = u64(parent, path, name);
-        const YAML::Node n = parent[name];
-        if (v > 0xffffffffull) fail(path + "." + name, "value does not fit in 32 bits", &n);
-        return static_cast<uint32_t>(v);
-    }
-
-    // A count or size that must be at least 1.
-    uint64_t positive(const YAML::Node& parent, const std::string& path, const std::string& name) const {
-        const uint64_t v = u64(parent, path, name);
-        const YAML::Node n = parent[name];
-        if (v == 0) fail(path + "." + name, "must be greater than zero", &n);
-        return v;
-    }
-
-    double hz(const YAML::Node& parent, const std::string& path, const std::string& name) const {
-        return static_cast<double>(positive(parent, path, name));
-    }
-
-    std::string str(const YAML::Node& parent, const std::string& path, const std::string& name) const {
-        const YAML::Node n = need(parent, path, name);
-        if (!n.IsScalar() || n.Scalar().empty()) fail(path.empty() ? name : path + "." + name, "expected a name", &n);
-        return n.Scalar();
-    }
-
-    bool boolean(const YAML::Node& parent, const std::string& path, const std::string& name) const {
-        const YAML::Node n = need(parent, path, name);
-        const std::string& s = n.IsScalar() ? n.Scalar() : std::string();
-        if (s == "true") return true;
-        if (s == "false") return false;
-        fail(path + "." + name, "expected true or false, got '" + s + "'", &n);
-    }
-
-private:
-    std::string file_;
-};
 
 ArrayGeometry read_array(const Reader& r, const YAML::Node& mems, const std::string& name) {
     const std::string path = "memories." + name;
@@ -161,12 +82,13 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     c.processors_per_data_sram = static_cast<uint32_t>(r.positive(acc, "accelerator", "processors_per_data_sram"));
     c.max_layers = static_cast<uint32_t>(r.positive(acc, "accelerator", "max_layers"));
     c.max_stream_layers = static_cast<uint32_t>(r.positive(acc, "accelerator", "max_stream_layers"));
+    c.max_start_layer = r.u32(acc, "accelerator", "max_start_layer");
+    if (c.max_start_layer >= c.max_layers) r.fail("accelerator.max_start_layer", "must be below max_layers", &acc);
     c.fifo_count = static_cast<uint32_t>(r.positive(acc, "accelerator", "fifo_count"));
     c.fifo_depth = static_cast<uint32_t>(r.positive(acc, "accelerator", "fifo_depth"));
     if (c.processors_per_quadrant % c.processors_per_data_sram)
         r.fail("accelerator.processors_per_data_sram", "must divide processors_per_quadrant", &acc);
-    if (c.max_stream_layers > c.max_layers)
-        r.fail("accelerator.max_stream_layers", "cannot exceed max_layers", &acc);
+    if (c.max_stream_layers > c.max_layers) r.fail("accelerator.max_stream_layers", "cannot exceed max_layers", &acc);
 
     const YAML::Node regs = r.need(root, "", "registers");
     c.quadrant_regs = read_block(r, regs, "quadrant", true);
@@ -180,13 +102,8 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
         r.fail("registers.layer_registers.stride", "too small for max_layers 32-bit registers", &lr);
     if (c.layer_register_offset + uint64_t(c.layer_register_count) * c.layer_register_stride > c.quadrant_regs.size)
         r.fail("registers.layer_registers", "per-layer registers extend beyond registers.quadrant.size", &lr);
-    const YAML::Node qn = r.need(regs, "registers", "quadrant");
-    c.mlat_offset = r.u64(qn, "registers.quadrant", "mlat_offset");
-    if (c.mlat_offset % 4 || c.mlat_offset + 4 > c.quadrant_regs.size ||
-        (c.mlat_offset >= c.layer_register_offset &&
-         c.mlat_offset < c.layer_register_offset + uint64_t(c.layer_register_count) * c.layer_register_stride))
-        r.fail("registers.quadrant.mlat_offset", "must be a word inside the block, outside the per-layer registers",
-               &qn);
+    c.registers = std::make_shared<const RegisterMap>(read_register_map(r, root, c));
+    c.mlat_offset = c.registers->quadrant_register("REG_MLAT").offset;
 
     const YAML::Node mems = r.need(root, "", "memories");
     c.data_sram = read_array(r, mems, "data_sram");
@@ -283,7 +200,11 @@ DeviceConfig load_device_config(const std::string& path) {
 
 std::string default_device_config_path() {
     if (const char* env = std::getenv("AI8XSIM_CONFIG"); env && *env) return env;
-    return AI8XSIM_SOURCE_DIR "/configs/max78000.yaml";
+    // A library installed elsewhere (cmake --install) may run where its source
+    // tree no longer exists; its device files then sit under the install prefix.
+    const std::string in_source = AI8XSIM_SOURCE_DIR "/configs/max78000.yaml";
+    if (std::ifstream(in_source).good()) return in_source;
+    return AI8XSIM_INSTALL_CONFIG_DIR "/max78000.yaml";
 }
 
 }  // namespace ai8x

@@ -6,9 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "tlm/register_description.h"
 
 namespace ai8x {
 
@@ -47,61 +50,65 @@ struct CpuRegion {
 };
 
 struct ClockConfig {
-    double cpu_hz = 100e6;         // core clock after MXC_SYS_Clock_Select(IPO)
-    double pclk_hz = 50e6;         // APB clock (CNN clock source "PCLK")
-    double ipo_hz = 100e6;         // internal primary oscillator (CNN clock source "ITO/IPO")
+    double cpu_hz = 100e6;  // core clock after MXC_SYS_Clock_Select(IPO)
+    double pclk_hz = 50e6;  // APB clock (CNN clock source "PCLK")
+    double ipo_hz = 100e6;  // internal primary oscillator (CNN clock source "ITO/IPO")
 };
 
 // Cost of the Cortex-M4's own work, in CPU clock cycles (configs: cpu.timing).
 struct CpuTiming {
-    uint32_t cycles_per_instruction = 1;    // base cost of every executed instruction
-    uint32_t exception_entry_cycles = 0;    // interrupt taken: stacking and vector fetch
-    uint32_t exception_return_cycles = 0;   // EXC_RETURN: unstacking
+    uint32_t cycles_per_instruction = 1;   // base cost of every executed instruction
+    uint32_t exception_entry_cycles = 0;   // interrupt taken: stacking and vector fetch
+    uint32_t exception_return_cycles = 0;  // EXC_RETURN: unstacking
 };
 
 struct BusTiming {
-    uint32_t accel_reg_wait_states = 0;   // extra cycles per accelerator register access
-    uint32_t accel_mem_wait_states = 0;   // extra cycles per accelerator memory access
-    uint32_t flash_wait_states = 0;       // extra cycles per CPU data read from flash (fetches hit the cache)
-    uint32_t sram_wait_states = 0;        // extra cycles per CPU data access to SRAM
+    uint32_t accel_reg_wait_states = 0;  // extra cycles per accelerator register access
+    uint32_t accel_mem_wait_states = 0;  // extra cycles per accelerator memory access
+    uint32_t flash_wait_states = 0;      // extra cycles per CPU data read from flash (fetches hit the cache)
+    uint32_t sram_wait_states = 0;       // extra cycles per CPU data access to SRAM
 };
 
 // Cost in CNN clock cycles of each state the layer sequencer steps through
 // (model/timing). The flags name hardware quirks that add states on this chip.
 struct AccelTiming {
-    uint32_t read_state = 1;        // one read of a data (or padding) word into the processors
-    uint32_t tram_write = 1;        // one write of a read word into the processor's TRAM
-    uint32_t write_state = 1;       // the write state after a column that produces no output
-    uint32_t flatten_setup = 1;     // extra cycle of a layer with the flatten bit set
-    uint32_t startup = 1;           // cycles from start until the first layer begins
+    uint32_t read_state = 1;     // one read of a data (or padding) word into the processors
+    uint32_t tram_write = 1;     // one write of a read word into the processor's TRAM
+    uint32_t write_state = 1;    // the write state after a column that produces no output
+    uint32_t flatten_setup = 1;  // extra cycle of a layer with the flatten bit set
+    uint32_t startup = 1;        // cycles from start until the first layer begins
     // Peak multiply-accumulates one processor performs per CNN clock (one 3x3
     // kernel applied to one input word); the denominator of a layer's utilization.
     uint32_t peak_macs_per_processor_cycle = 9;
-    bool kernel_offset_preread = false;     // op-first multi-pass/element-wise layers pre-read by kernel offset
+    bool kernel_offset_preread = false;         // op-first multi-pass/element-wise layers pre-read by kernel offset
     bool passthrough_pool_double_pass = false;  // pooled passthrough with several output passes reads 2n-1 passes
 };
 
 struct DeviceConfig {
-    std::string name;              // "MAX78000"
-    std::string source_path;       // file it was loaded from (for messages)
+    std::string name;         // "MAX78000"
+    std::string source_path;  // file it was loaded from (for messages)
 
     // Accelerator organisation
-    uint32_t quadrants = 0;                 // processor groups
+    uint32_t quadrants = 0;  // processor groups
     uint32_t processors_per_quadrant = 0;
     uint32_t processors_per_data_sram = 0;  // processors sharing one data memory instance
     uint32_t max_layers = 0;
     uint32_t max_stream_layers = 0;
-    uint32_t layer_register_count = 0;      // per-layer register slots (LREG 0..N-1)
-    uint32_t layer_register_stride = 0;     // bytes between two LREG kinds (layers are 4 bytes apart)
-    uint64_t layer_register_offset = 0;     // offset of LREG 0/layer 0 inside the quadrant block
-    uint64_t mlat_offset = 0;               // offset of REG_MLAT (read-latency data) inside the quadrant block
+    uint32_t max_start_layer = 0;        // highest REG_LCNT_MAX start layer the generator writes
+    uint32_t layer_register_count = 0;   // per-layer register slots (LREG 0..N-1)
+    uint32_t layer_register_stride = 0;  // bytes between two LREG kinds (layers are 4 bytes apart)
+    uint64_t layer_register_offset = 0;  // offset of LREG 0/layer 0 inside the quadrant block
+    uint64_t mlat_offset = 0;            // offset of REG_MLAT (from register_map) inside the quadrant block
     uint32_t fifo_count = 0;
     uint32_t fifo_depth = 0;
 
+    // Every register and field (configs: register_map); shared, never changed after loading.
+    std::shared_ptr<const RegisterMap> registers;
+
     // Register blocks
-    RegisterBlockGeometry quadrant_regs;    // control, SRAM, layer count, per-layer registers
-    RegisterBlockGeometry fifo_regs;        // FIFO control/status/data
-    RegisterBlockGeometry aon_regs;         // always-on control
+    RegisterBlockGeometry quadrant_regs;  // control, SRAM, layer count, per-layer registers
+    RegisterBlockGeometry fifo_regs;      // FIFO control/status/data
+    RegisterBlockGeometry aon_regs;       // always-on control
 
     // Memories
     ArrayGeometry data_sram;
@@ -111,14 +118,14 @@ struct DeviceConfig {
 
     // Cortex-M4 side
     std::vector<CpuRegion> cpu_regions;
-    uint64_t peripheral_base = 0;           // start of the MCU peripheral window (GCR, GCFR, timers, ...)
+    uint64_t peripheral_base = 0;  // start of the MCU peripheral window (GCR, GCFR, timers, ...)
     uint64_t peripheral_size = 0;
 
-    CpuTiming cpu_timing;          // configs: cpu.timing
+    CpuTiming cpu_timing;  // configs: cpu.timing
 
     ClockConfig clocks;
     BusTiming bus;
-    AccelTiming timing;            // accelerator state costs (configs: timing:)
+    AccelTiming timing;  // accelerator state costs (configs: timing:)
 
     uint32_t processors_total() const { return quadrants * processors_per_quadrant; }
 };
@@ -126,7 +133,9 @@ struct DeviceConfig {
 // Loads and validates a device file. Throws ConfigError naming the file and key.
 DeviceConfig load_device_config(const std::string& path);
 
-// Path of the bundled default device file (configs/max78000.yaml in the source tree).
+// Path of the bundled default device file: $AI8XSIM_CONFIG if set, else
+// configs/max78000.yaml in the source tree, else the copy under the install
+// prefix the libraries were configured with (share/ai8xsim/configs).
 std::string default_device_config_path();
 
 }  // namespace ai8x

@@ -51,8 +51,10 @@ unsigned MemoryTarget::transport_dbg(tlm::tlm_generic_payload& trans) {
     if (addr < base_ || addr - base_ >= bytes_.size()) return 0;
     const uint64_t offset = addr - base_;
     const unsigned len = static_cast<unsigned>(std::min<uint64_t>(trans.get_data_length(), bytes_.size() - offset));
-    if (trans.is_read()) std::memcpy(trans.get_data_ptr(), &bytes_[offset], len);
-    else if (trans.is_write()) std::memcpy(&bytes_[offset], trans.get_data_ptr(), len);
+    if (trans.is_read())
+        std::memcpy(trans.get_data_ptr(), &bytes_[offset], len);
+    else if (trans.is_write())
+        std::memcpy(&bytes_[offset], trans.get_data_ptr(), len);
     return len;
 }
 

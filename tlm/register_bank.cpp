@@ -7,20 +7,21 @@
 
 namespace ai8x {
 
-const char* to_string(RegAccess a) {
-    switch (a) {
-    case RegAccess::RW: return "RW";
-    case RegAccess::RO: return "RO";
-    case RegAccess::WO: return "WO";
-    case RegAccess::W1C: return "W1C";
-    }
-    return "?";
-}
-
 const FieldDef* RegisterDef::field(const std::string& field_name) const {
     for (const FieldDef& f : fields)
         if (f.name == field_name) return &f;
     return nullptr;
+}
+
+RegisterDef register_def(const RegisterDescription& d, std::string name, uint64_t offset) {
+    RegisterDef r;
+    r.name = std::move(name);
+    r.offset = offset;
+    r.reset = d.reset;
+    r.access = d.access;
+    r.meaning = d.meaning;
+    for (const FieldDescription& f : d.fields) r.fields.push_back({f.name, f.lsb, f.width, f.meaning});
+    return r;
 }
 
 Register::Register(RegisterDef def, uint32_t* cell) : def_(std::move(def)), cell_(cell) {}
@@ -65,8 +66,7 @@ Register* RegisterBank::find(const std::string& register_name) {
 void RegisterBank::transport(tlm::tlm_generic_payload& trans, uint64_t offset) {
     const uint64_t addr = base_ + offset;
     const char* what = trans.is_write() ? "write" : "read";
-    if (trans.get_data_length() != 4 || offset % 4 || trans.get_byte_enable_ptr() ||
-        trans.get_streaming_width() < 4) {
+    if (trans.get_data_length() != 4 || offset % 4 || trans.get_byte_enable_ptr() || trans.get_streaming_width() < 4) {
         spdlog::error("{}: {} of {} byte(s) at 0x{:08x}: registers take aligned 32-bit words only", name_, what,
                       trans.get_data_length(), addr);
         trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);

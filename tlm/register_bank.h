@@ -19,16 +19,9 @@
 
 #include <tlm>
 
+#include "tlm/register_description.h"
+
 namespace ai8x {
-
-enum class RegAccess {
-    RW,   // read/write storage
-    RO,   // read-only: writes are refused with a command error
-    WO,   // write-only: reads return 0
-    W1C,  // reads the value; writing 1 to a bit clears it, writing 0 leaves it
-};
-
-const char* to_string(RegAccess a);
 
 struct FieldDef {
     std::string name;
@@ -36,8 +29,8 @@ struct FieldDef {
     unsigned width = 1;
     std::string meaning;
 
-    uint32_t mask() const { return (width >= 32 ? 0xffffffffu : ((1u << width) - 1)) << lsb; }
-    uint32_t get(uint32_t reg) const { return (reg & mask()) >> lsb; }
+    uint32_t mask() const { return RegField{lsb, width}.mask(); }
+    uint32_t get(uint32_t reg) const { return RegField{lsb, width}.get(reg); }
 };
 
 struct RegisterDef {
@@ -50,6 +43,10 @@ struct RegisterDef {
 
     const FieldDef* field(const std::string& field_name) const;
 };
+
+// The bank's form of a described register: instance `name` at `offset` (a
+// per-layer kind or an array element has one instance per layer or index).
+RegisterDef register_def(const RegisterDescription& d, std::string name, uint64_t offset);
 
 class Register {
 public:

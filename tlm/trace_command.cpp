@@ -35,22 +35,16 @@ std::string format_trace_command(const TraceCommand& cmd) {
     const uint32_t full_mask = cmd.size == 4 ? 0xffffffffu : (1u << (cmd.size * 8)) - 1;
     std::string line = trace_mnemonic(cmd);
     switch (cmd.op) {
-        case TraceOp::Write:
-            line += " " + hex(cmd.address, 8) + " " + hex(cmd.value, value_digits);
-            break;
+        case TraceOp::Write: line += " " + hex(cmd.address, 8) + " " + hex(cmd.value, value_digits); break;
         case TraceOp::Read:
         case TraceOp::Poll:
             line += " " + hex(cmd.address, 8) + " " + hex(cmd.value, value_digits);
             if (cmd.mask != full_mask) line += " " + hex(cmd.mask, value_digits);
             if (cmd.op == TraceOp::Poll) line += " " + format_duration_ps(cmd.timeout_ps);
             break;
-        case TraceOp::WaitIrq:
-            line += " " + format_duration_ps(cmd.timeout_ps);
-            break;
+        case TraceOp::WaitIrq: line += " " + format_duration_ps(cmd.timeout_ps); break;
         case TraceOp::Load:
-        case TraceOp::Check:
-            line += " " + hex(cmd.address, 8) + " " + cmd.file;
-            break;
+        case TraceOp::Check: line += " " + hex(cmd.address, 8) + " " + cmd.file; break;
         case TraceOp::Dump:
             line += " " + hex(cmd.address, 8) + " " + std::to_string(cmd.length) + " " + cmd.file;
             break;

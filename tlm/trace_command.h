@@ -20,20 +20,20 @@ enum class TraceOp {
 
 struct TraceCommand {
     TraceOp op = TraceOp::Write;
-    unsigned line = 0;               // 1-based line in the trace file, for messages
+    unsigned line = 0;  // 1-based line in the trace file, for messages
     uint64_t address = 0;
-    unsigned size = 4;               // access width in bytes (write/read/poll)
-    uint32_t value = 0;              // data written, or value expected after masking
-    uint32_t mask = 0xffffffffu;     // bits compared by read/poll
-    uint64_t timeout_ps = 0;         // poll, wait_irq
-    uint64_t length = 0;             // dump: bytes
-    std::string file;                // load/dump/check: as written in the trace
-    std::string path;                // ... resolved against the trace's folder
-    std::vector<uint32_t> words;     // load/check: file contents, read at parse time
+    unsigned size = 4;            // access width in bytes (write/read/poll)
+    uint32_t value = 0;           // data written, or value expected after masking
+    uint32_t mask = 0xffffffffu;  // bits compared by read/poll
+    uint64_t timeout_ps = 0;      // poll, wait_irq
+    uint64_t length = 0;          // dump: bytes
+    std::string file;             // load/dump/check: as written in the trace
+    std::string path;             // ... resolved against the trace's folder
+    std::vector<uint32_t> words;  // load/check: file contents, read at parse time
 };
 
 struct Trace {
-    std::string source;              // file name used in messages
+    std::string source;  // file name used in messages
     std::vector<TraceCommand> commands;
 };
 

@@ -19,8 +19,7 @@ constexpr uint64_t kMaxAddress = 0xffffffffu;
 
 class LineParser {
 public:
-    LineParser(const std::string& source, unsigned line, std::vector<std::string> tokens,
-               const std::string& base_dir)
+    LineParser(const std::string& source, unsigned line, std::vector<std::string> tokens, const std::string& base_dir)
         : source_(source), line_(line), tokens_(std::move(tokens)), base_dir_(base_dir) {}
 
     TraceCommand parse() {
@@ -73,10 +72,14 @@ private:
     bool parse_sized(const std::string& word, const std::string& stem, TraceOp op) {
         if (word.rfind(stem, 0) != 0) return false;
         const std::string bits = word.substr(stem.size());
-        if (bits == "8") cmd_.size = 1;
-        else if (bits == "16") cmd_.size = 2;
-        else if (bits == "32") cmd_.size = 4;
-        else fail("expected " + stem + "8, " + stem + "16 or " + stem + "32, got '" + word + "'");
+        if (bits == "8")
+            cmd_.size = 1;
+        else if (bits == "16")
+            cmd_.size = 2;
+        else if (bits == "32")
+            cmd_.size = 4;
+        else
+            fail("expected " + stem + "8, " + stem + "16 or " + stem + "32, got '" + word + "'");
         cmd_.op = op;
         return true;
     }
@@ -101,9 +104,8 @@ private:
         const uint64_t a = number(i, "ADDR");
         if (a > kMaxAddress) fail("expected ADDR below 2^32, got '" + tokens_[i] + "'");
         // load/dump/check move 32-bit words; sized accesses must be naturally aligned.
-        const unsigned align = cmd_.op == TraceOp::Write || cmd_.op == TraceOp::Read || cmd_.op == TraceOp::Poll
-                                   ? cmd_.size
-                                   : 4;
+        const unsigned align =
+            cmd_.op == TraceOp::Write || cmd_.op == TraceOp::Read || cmd_.op == TraceOp::Poll ? cmd_.size : 4;
         if (a % align != 0) {
             fail("expected ADDR aligned to " + std::to_string(align) + " bytes, got '" + tokens_[i] + "'");
         }
@@ -113,8 +115,8 @@ private:
     uint32_t value(std::size_t i, const std::string& what) const {
         const uint64_t v = number(i, what);
         if (v > full_mask()) {
-            fail("expected " + what + " to fit in " + std::to_string(cmd_.size * 8) + " bits, got '" +
-                 tokens_[i] + "'");
+            fail("expected " + what + " to fit in " + std::to_string(cmd_.size * 8) + " bits, got '" + tokens_[i] +
+                 "'");
         }
         return static_cast<uint32_t>(v);
     }
@@ -129,8 +131,8 @@ private:
     uint64_t duration(std::size_t i) const {
         const auto ps = parse_duration_ps(tokens_[i]);
         if (!ps || *ps == 0) {
-            fail("expected TIMEOUT as a positive integer with unit ps/ns/us/ms/s (e.g. 10us), got '" +
-                 tokens_[i] + "'");
+            fail("expected TIMEOUT as a positive integer with unit ps/ns/us/ms/s (e.g. 10us), got '" + tokens_[i] +
+                 "'");
         }
         return *ps;
     }

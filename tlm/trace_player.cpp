@@ -16,9 +16,7 @@ std::string hex32(uint64_t v) {
     return buf;
 }
 
-sc_core::sc_time from_ps(uint64_t ps) {
-    return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS);
-}
+sc_core::sc_time from_ps(uint64_t ps) { return sc_core::sc_time(static_cast<double>(ps), sc_core::SC_PS); }
 
 }  // namespace
 
@@ -42,8 +40,8 @@ void TracePlayer::run() {
         ++result_.commands_executed;
     }
     result_.finished = true;
-    spdlog::debug("{}: trace {} done, {} command(s), {} failure(s)", name(), trace_.source,
-                  result_.commands_executed, result_.failures.size());
+    spdlog::debug("{}: trace {} done, {} command(s), {} failure(s)", name(), trace_.source, result_.commands_executed,
+                  result_.failures.size());
     if (stop_when_done_) sc_core::sc_stop();
 }
 
@@ -87,8 +85,8 @@ bool TracePlayer::access(const TraceCommand& cmd, tlm::tlm_command op, uint64_t 
     return true;
 }
 
-void TracePlayer::fail(const TraceCommand& cmd, uint64_t address, uint32_t expected, uint32_t actual,
-                       uint32_t mask, const std::string& what) {
+void TracePlayer::fail(const TraceCommand& cmd, uint64_t address, uint32_t expected, uint32_t actual, uint32_t mask,
+                       const std::string& what) {
     TraceFailure f;
     f.line = cmd.line;
     f.command = trace_mnemonic(cmd);

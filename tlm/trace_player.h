@@ -19,19 +19,19 @@ namespace ai8x {
 // timeout, error response from the bus).
 struct TraceFailure {
     unsigned line = 0;
-    std::string command;      // mnemonic, e.g. "read32"
+    std::string command;  // mnemonic, e.g. "read32"
     uint64_t address = 0;
     uint32_t expected = 0;
     uint32_t actual = 0;
     uint32_t mask = 0xffffffffu;
-    std::string message;      // complete human-readable sentence with all of the above
+    std::string message;  // complete human-readable sentence with all of the above
 };
 
 struct TraceResult {
     std::vector<TraceFailure> failures;
-    std::vector<std::string> errors;   // problems with the input (e.g. dump file not writable)
+    std::vector<std::string> errors;  // problems with the input (e.g. dump file not writable)
     std::size_t commands_executed = 0;
-    bool finished = false;             // every command was executed
+    bool finished = false;  // every command was executed
 };
 
 class TracePlayer : public sc_core::sc_module {

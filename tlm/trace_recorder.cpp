@@ -7,26 +7,32 @@
 
 namespace ai8x {
 
-TraceRecorder::TraceRecorder(std::ostream& out, std::string initiator)
-    : out_(out), initiator_(std::move(initiator)) {
+TraceRecorder::TraceRecorder(std::ostream& out, std::string initiator) : out_(out), initiator_(std::move(initiator)) {
     out_ << "# ai8xsim trace recorded from bus initiator '" << initiator_ << "'\n";
 }
 
 TraceRecorder::~TraceRecorder() { flush(); }
 
-void TraceRecorder::add_window(uint64_t base, uint64_t size) { windows_.emplace_back(base, size); }
+void TraceRecorder::add_window(uint64_t base, uint64_t size, std::string name) {
+    windows_.push_back({base, size, std::move(name)});
+    named_ = nullptr;  // pointers into windows_ may have moved
+}
 
 void TraceRecorder::set_timeout_policy(unsigned factor, const sc_core::sc_time& floor) {
     timeout_factor_ = factor;
     timeout_floor_ = floor;
 }
 
-bool TraceRecorder::in_windows(uint64_t address) const {
-    if (windows_.empty()) return true;
-    for (const auto& [base, size] : windows_) {
-        if (address >= base && address - base < size) return true;
-    }
-    return false;
+const TraceRecorder::Window* TraceRecorder::window_of(uint64_t address) const {
+    for (const Window& w : windows_)
+        if (address >= w.base && address - w.base < w.size) return &w;
+    return nullptr;
+}
+
+void TraceRecorder::name_window(const Window* w) {
+    if (!w || w == named_ || w->name.empty()) return;
+    emit("# " + w->name);
+    named_ = w;
 }
 
 uint64_t TraceRecorder::timeout_ps(const sc_core::sc_time& elapsed) const {
@@ -41,7 +47,9 @@ uint64_t TraceRecorder::timeout_ps(const sc_core::sc_time& elapsed) const {
 void TraceRecorder::emit(const std::string& line) { out_ << line << '\n'; }
 
 void TraceRecorder::on_transaction(const BusEvent& ev) {
-    if (ev.initiator != initiator_ || !in_windows(ev.address)) return;
+    if (ev.initiator != initiator_) return;
+    const Window* window = window_of(ev.address);
+    if (!window && !windows_.empty()) return;
     const bool is_read = ev.command == tlm::TLM_READ_COMMAND;
     if (is_read && run_ && run_->address == ev.address && run_->size == ev.length &&
         ev.status == tlm::TLM_OK_RESPONSE) {
@@ -52,6 +60,7 @@ void TraceRecorder::on_transaction(const BusEvent& ev) {
         return;
     }
     flush();
+    name_window(window);
     last_event_time_ = ev.time;
     if (ev.status != tlm::TLM_OK_RESPONSE) {
         // The firmware saw an error here; replaying it could only repeat the error.

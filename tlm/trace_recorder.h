@@ -27,8 +27,10 @@ public:
     ~TraceRecorder() override;
 
     // Restricts recording to [base, base + size); may be called several times.
-    // Without any window, every address is recorded.
-    void add_window(uint64_t base, uint64_t size);
+    // Without any window, every address is recorded. A named window (e.g.
+    // "cnn.q0.kernel") puts a "# name" comment before the first line of every
+    // stretch of accesses to it, so a trace reads like the module tree.
+    void add_window(uint64_t base, uint64_t size, std::string name = "");
 
     // Timeout written for a poll or wait_irq that took `elapsed` in the
     // recorded run: factor * elapsed + floor (defaults 4 and 1 ms).
@@ -50,17 +52,23 @@ private:
         unsigned size = 4;
         uint32_t last_value = 0;
         unsigned count = 0;
-        sc_core::sc_time first_time;   // when the run started
-        sc_core::sc_time last_time;    // when the final value was seen
+        sc_core::sc_time first_time;  // when the run started
+        sc_core::sc_time last_time;   // when the final value was seen
     };
 
-    bool in_windows(uint64_t address) const;
+    struct Window {
+        uint64_t base, size;
+        std::string name;
+    };
+    const Window* window_of(uint64_t address) const;  // nullptr: outside every window
+    void name_window(const Window* w);                // "# name" when the window changes
     uint64_t timeout_ps(const sc_core::sc_time& elapsed) const;
     void emit(const std::string& line);
 
     std::ostream& out_;
     std::string initiator_;
-    std::vector<std::pair<uint64_t, uint64_t>> windows_;  // base, size
+    std::vector<Window> windows_;
+    const Window* named_ = nullptr;  // window the last "# name" comment announced
     unsigned timeout_factor_ = 4;
     sc_core::sc_time timeout_floor_{1, sc_core::SC_MS};
     std::optional<ReadRun> run_;

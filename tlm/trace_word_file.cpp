@@ -70,8 +70,8 @@ void write_word_file(const std::string& path, const std::vector<uint32_t>& words
         }
     } else {
         for (uint32_t w : words) {
-            const char bytes[4] = {static_cast<char>(w), static_cast<char>(w >> 8),
-                                   static_cast<char>(w >> 16), static_cast<char>(w >> 24)};
+            const char bytes[4] = {static_cast<char>(w), static_cast<char>(w >> 8), static_cast<char>(w >> 16),
+                                   static_cast<char>(w >> 24)};
             out.write(bytes, 4);
         }
     }

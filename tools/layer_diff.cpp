@@ -7,9 +7,9 @@
 #include <sstream>
 #include <string>
 
-#include "model/reference/generator_log.h"
-#include "testbench/app/layer_dump.h"
-#include "testbench/app/layer_fold.h"
+#include "testbench/reference/generator_log.h"
+#include "app/layer_dump.h"
+#include "tools/layer_fold.h"
 
 namespace fs = std::filesystem;
 
@@ -101,8 +101,7 @@ int main(int argc, char** argv) {
     }
     for (const auto& s : log.skipped) std::printf("log %s (not compared)\n", s.c_str());
     if (compared == 0) {
-        std::fprintf(stderr, "ai8xsim-layer-diff: no layer of %s has a dump in %s\n", log_path.c_str(),
-                     outdir.c_str());
+        std::fprintf(stderr, "ai8xsim-layer-diff: no layer of %s has a dump in %s\n", log_path.c_str(), outdir.c_str());
         return kBadInput;
     }
     return kMatch;

@@ -75,7 +75,8 @@ std::vector<uint32_t> parse_values(const std::string& text, const std::string& o
         if (parts.size() != 3) throw UsageError(option + " '" + arg + "': a range is START:END:STEP");
         const uint64_t start = need_u32(parts[0], option, arg), end = need_u32(parts[1], option, arg);
         const uint64_t step = need_u32(parts[2], option, arg);
-        if (step == 0 || end < start) throw UsageError(option + " '" + arg + "': a range needs STEP > 0 and END >= START");
+        if (step == 0 || end < start)
+            throw UsageError(option + " '" + arg + "': a range needs STEP > 0 and END >= START");
         for (uint64_t v = start; v <= end; v += step) values.push_back(static_cast<uint32_t>(v));
     } else {
         for (const std::string& v : split(text, ',')) values.push_back(need_u32(v, option, arg));
@@ -88,7 +89,8 @@ std::vector<uint32_t> parse_values(const std::string& text, const std::string& o
 std::map<uint32_t, uint32_t> generated_writes(const fs::path& cnn_c) {
     std::ifstream in(cnn_c);
     if (!in) throw UsageError("cannot read " + cnn_c.string() + " (needed by --grid-field)");
-    static const std::regex write(R"(\*\(\(volatile uint32_t \*\)\s*(0x[0-9a-fA-F]+)\)\s*=\s*(0x[0-9a-fA-F]+|[0-9]+)\s*;)");
+    static const std::regex write(
+        R"(\*\(\(volatile uint32_t \*\)\s*(0x[0-9a-fA-F]+)\)\s*=\s*(0x[0-9a-fA-F]+|[0-9]+)\s*;)");
     std::map<uint32_t, uint32_t> out;
     std::string line;
     while (std::getline(in, line)) {
@@ -129,7 +131,8 @@ std::pair<unsigned, unsigned> parse_bits(const std::string& hi, const std::strin
 
 Axis parse_grid(const std::string& arg) {
     const auto eq = arg.find('=');
-    if (eq == std::string::npos) throw UsageError("--grid '" + arg + "': expected ADDR=V1,V2,... or ADDR=START:END:STEP");
+    if (eq == std::string::npos)
+        throw UsageError("--grid '" + arg + "': expected ADDR=V1,V2,... or ADDR=START:END:STEP");
     Axis axis;
     axis.label = arg.substr(0, eq);
     axis.addresses = parse_addresses(arg.substr(0, eq), "--grid", arg);
@@ -151,7 +154,8 @@ Axis parse_grid_field(const std::string& arg, const std::map<std::string, Field>
     } else {
         const auto parts = split(axis.label, ':');
         if (parts.size() != 3)
-            throw UsageError("--grid-field '" + arg + "': '" + axis.label + "' is neither ADDR:HI:LO nor a --field name");
+            throw UsageError("--grid-field '" + arg + "': '" + axis.label +
+                             "' is neither ADDR:HI:LO nor a --field name");
         axis.addresses = parse_addresses(parts[0], "--grid-field", arg);
         axis.bits = parse_bits(parts[1], parts[2], "--grid-field", arg);
     }
@@ -247,8 +251,10 @@ void run_points(std::vector<Point>& points, size_t begin, size_t end, unsigned j
         while (next < end && running.size() < jobs) {
             Point& p = points[next++];
             spawn(p, ai8xsim, dir);
-            if (p.pid > 0) running.push_back(&p);
-            else ++finished;
+            if (p.pid > 0)
+                running.push_back(&p);
+            else
+                ++finished;
         }
         bool reaped = false;
         for (auto it = running.begin(); it != running.end();) {
@@ -265,8 +271,8 @@ void run_points(std::vector<Point>& points, size_t begin, size_t end, unsigned j
                 p.exit_code = r == p.pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
                 ++finished;
                 std::cerr << "[" << finished << "/" << points.size() << "] point " << (&p - points.data()) + 1
-                          << (p.timed_out ? " timed out" : " exit " + std::to_string(p.exit_code)) << " ("
-                          << p.wall << " s)\n";
+                          << (p.timed_out ? " timed out" : " exit " + std::to_string(p.exit_code)) << " (" << p.wall
+                          << " s)\n";
                 it = running.erase(it);
                 reaped = true;
             } else {
@@ -292,7 +298,8 @@ std::string csv_row(const Point& p, const std::vector<Axis>& axes) {
             in >> j;
             const std::string result = j.value("result", std::string());
             verdict = result == "pass" ? "PASS" : result == "fail" ? "FAIL" : "ERROR";
-            if (j.contains("cnn_cycles") && j["cnn_cycles"].is_number()) cycles = std::to_string(j["cnn_cycles"].get<uint64_t>());
+            if (j.contains("cnn_cycles") && j["cnn_cycles"].is_number())
+                cycles = std::to_string(j["cnn_cycles"].get<uint64_t>());
             if (j.contains("hazards") && j["hazards"].is_array()) hazards = std::to_string(j["hazards"].size());
             if (j.contains("stall_cycles") && j["stall_cycles"].is_number())
                 stalls = std::to_string(j["stall_cycles"].get<uint64_t>());
@@ -328,7 +335,8 @@ int sweep(int argc, char** argv) {
     app.add_option("--field", field_defs, "Name a field for --grid-field: NAME=ADDR[+ADDR..]:HI:LO");
     app.add_option("-j,--jobs", jobs, "Runs in parallel (default: number of cores)")->check(CLI::PositiveNumber);
     app.add_option("--ai8xsim", ai8xsim, "ai8xsim binary (default: next to this program)");
-    app.add_option("--timeout", timeout, "Seconds per run before it is killed (0: none)")->check(CLI::NonNegativeNumber);
+    app.add_option("--timeout", timeout, "Seconds per run before it is killed (0: none)")
+        ->check(CLI::NonNegativeNumber);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

@@ -13,12 +13,12 @@ namespace {
 // kind this core creates (firmware is built without FPU context, see builder).
 constexpr uint32_t kExcReturnThreadMsp = 0xFFFFFFF9;
 constexpr uint32_t kExcReturnMin = 0xFFFFFFF0;
-constexpr uint32_t kFrameBytes = 32;            // R0-R3, R12, LR, PC, xPSR
-constexpr uint32_t kXpsrFrameAlign = 1u << 9;   // stacked xPSR bit 9: SP was realigned by 4
-constexpr unsigned kExternalIrqs = 240;         // ARMv7-M maximum
+constexpr uint32_t kFrameBytes = 32;           // R0-R3, R12, LR, PC, xPSR
+constexpr uint32_t kXpsrFrameAlign = 1u << 9;  // stacked xPSR bit 9: SP was realigned by 4
+constexpr unsigned kExternalIrqs = 240;        // ARMv7-M maximum
 constexpr uint64_t kPage = 0x1000;
 
-const int kFrameRegs[] = {UC_ARM_REG_R0, UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_REG_R3,
+const int kFrameRegs[] = {UC_ARM_REG_R0,  UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_REG_R3,
                           UC_ARM_REG_R12, UC_ARM_REG_LR, UC_ARM_REG_PC, UC_ARM_REG_XPSR};
 
 uint64_t page_down(uint64_t a) { return a & ~(kPage - 1); }
@@ -31,7 +31,10 @@ void check(uc_err err, const std::string& what) {
 // Lowest and highest bus address of the accelerator, from the device description.
 std::pair<uint64_t, uint64_t> accelerator_span(const DeviceConfig& cfg) {
     uint64_t lo = UINT64_MAX, hi = 0;
-    auto add = [&](uint64_t base, uint64_t end) { lo = std::min(lo, base); hi = std::max(hi, end); };
+    auto add = [&](uint64_t base, uint64_t end) {
+        lo = std::min(lo, base);
+        hi = std::max(hi, end);
+    };
     auto add_block = [&](const RegisterBlockGeometry& b) {
         add(b.base, b.base + (cfg.quadrants - 1) * b.quadrant_stride + b.size);
     };
@@ -58,11 +61,18 @@ struct CortexM4::Mmio {
 };
 
 CortexM4::CortexM4(sc_core::sc_module_name name, const DeviceConfig& cfg)
-    : sc_module(name), socket("socket"), cfg_(cfg), scs_(0), cycle_(sc_core::sc_time(1.0 / cfg.clocks.cpu_hz, sc_core::SC_SEC)),
+    : sc_module(name),
+      socket("socket"),
+      cfg_(cfg),
+      scs_(0),
+      cycle_(sc_core::sc_time(1.0 / cfg.clocks.cpu_hz, sc_core::SC_SEC)),
       irq_lines_(kExternalIrqs, false) {
     // The reset vector table is at the start of the read-only CPU region (flash).
     for (const auto& r : cfg_.cpu_regions)
-        if (!r.writable) { scs_ = SystemControlSpace(uint32_t(r.base)); break; }
+        if (!r.writable) {
+            scs_ = SystemControlSpace(uint32_t(r.base));
+            break;
+        }
     if (tlm::tlm_global_quantum::instance().get() == sc_core::SC_ZERO_TIME)
         tlm::tlm_global_quantum::instance().set(sc_core::sc_time(1, sc_core::SC_US));
 
@@ -79,9 +89,7 @@ CortexM4::~CortexM4() {
     if (uc_) uc_close(uc_);
 }
 
-void CortexM4::load_elf(const std::string& path) {
-    image_ = ElfImage::load(path);
-}
+void CortexM4::load_elf(const std::string& path) { image_ = ElfImage::load(path); }
 
 void CortexM4::observe_calls(uint32_t address, CallObserver done) {
     call_watches_.push_back(std::make_unique<CallWatch>(CallWatch{this, address & ~1u, std::move(done)}));
@@ -92,8 +100,8 @@ sc_core::sc_time CortexM4::local_time() const { return local_time_at(instret_); 
 sc_core::sc_time CortexM4::local_time_at(uint64_t instret) const {
     // `instret` may lie before accounted_ (an instruction inside a block whose
     // whole count is already accounted), hence the signed difference.
-    const double pending = (double(instret) - double(accounted_)) * cfg_.cpu_timing.cycles_per_instruction +
-                           double(wait_cycles_);
+    const double pending =
+        (double(instret) - double(accounted_)) * cfg_.cpu_timing.cycles_per_instruction + double(wait_cycles_);
     return sc_core::sc_time_stamp() + qk_.get_local_time() + pending * cycle_;
 }
 
@@ -121,9 +129,7 @@ void CortexM4::report_unhandled_exception() {
                     " (no handler installed)");
 }
 
-std::string CortexM4::describe(uint32_t address) const {
-    return image_ ? image_->describe(address) : hex32(address);
-}
+std::string CortexM4::describe(uint32_t address) const { return image_ ? image_->describe(address) : hex32(address); }
 
 void CortexM4::stop_with_error(const std::string& message) {
     if (error_) return;
@@ -355,8 +361,7 @@ void CortexM4::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void* 
     }
     cpu->pc_ = uint32_t(address);
     // A return address is always a branch target, hence a block start.
-    if (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address)
-        cpu->call_returned();
+    if (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address) cpu->call_returned();
     cpu->block_start_ = uint32_t(address);
     cpu->block_end_ = uint32_t(address + size);
     cpu->block_base_ = cpu->instret_;
@@ -413,7 +418,7 @@ void CortexM4::hook_wait_states(uc_struct*, uc_mem_type, uint64_t, int, int64_t,
 
 bool CortexM4::hook_unmapped(uc_struct*, uc_mem_type, uint64_t address, int, int64_t, void* self) {
     static_cast<CortexM4*>(self)->unmapped_address_ = address;
-    return false;   // not handled: Unicorn stops with an error
+    return false;  // not handled: Unicorn stops with an error
 }
 
 // ---------------------------------------------------------------- interrupts
@@ -426,7 +431,7 @@ void CortexM4::sample_irq_lines() {
 }
 
 bool CortexM4::take_interrupt() {
-    if (active_irq_ >= 0) return false;   // handlers do not nest (one priority level)
+    if (active_irq_ >= 0) return false;  // handlers do not nest (one priority level)
     uint32_t primask = 0;
     uc_reg_read(uc_, UC_ARM_REG_PRIMASK, &primask);
     if (primask & 1) return false;
@@ -438,7 +443,7 @@ bool CortexM4::take_interrupt() {
         vector = read_word(scs_.vtor() + 4 * (16 + *irq));
         uint32_t regs[8];
         for (int i = 0; i < 8; ++i) uc_reg_read(uc_, kFrameRegs[i], &regs[i]);
-        regs[6] = pc_;   // return address: the next instruction not yet executed
+        regs[6] = pc_;  // return address: the next instruction not yet executed
         uint32_t sp = 0;
         uc_reg_read(uc_, UC_ARM_REG_SP, &sp);
         bool realign = (sp & 4) != 0;
@@ -459,9 +464,10 @@ bool CortexM4::take_interrupt() {
     }
     scs_.set_pending(*irq, false);
     active_irq_ = int(*irq);
-    sleeping_ = false;   // WFI ends when an exception is taken
+    sleeping_ = false;  // WFI ends when an exception is taken
     wake_event_ = true;
-    spdlog::debug("{}: interrupt {} -> {} at {}", name(), *irq, describe(vector & ~1u), sc_core::sc_time_stamp().to_string());
+    spdlog::debug("{}: interrupt {} -> {} at {}", name(), *irq, describe(vector & ~1u),
+                  sc_core::sc_time_stamp().to_string());
     pc_ = vector & ~1u;
     qk_.inc(double(cfg_.cpu_timing.exception_entry_cycles) * cycle_);
     return true;
@@ -521,7 +527,7 @@ void CortexM4::bus_write(uint32_t address, unsigned size, uint64_t value) {
 }
 
 bool CortexM4::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data) {
-    if (halted_) return false;   // after a fault, the rest of the block must not touch the bus
+    if (halted_) return false;  // after a fault, the rest of the block must not touch the bus
     account_instructions();
     // One payload for every access (the CPU makes one at a time): a payload
     // allocates its extension array, and one living in a member rather than on

@@ -50,9 +50,9 @@ public:
     void set_irq(unsigned irqn, bool level);
 
     // Simulator services, called by the simulation-control device.
-    void request_sleep();                        // WFI: run SystemC time until an interrupt is pending
-    void halt();                                 // stop executing for good (exit, verdict)
-    void report_unhandled_exception();           // firmware's default handler was reached
+    void request_sleep();               // WFI: run SystemC time until an interrupt is pending
+    void halt();                        // stop executing for good (exit, verdict)
+    void report_unhandled_exception();  // firmware's default handler was reached
 
     // Called once when the CPU stops on an error (bus fault, unhandled
     // exception, bad image): the message names PC, symbol and address.
@@ -71,12 +71,12 @@ public:
 
     uint64_t instructions() const { return instret_; }
     uint32_t pc() const { return pc_; }
-    std::string describe(uint32_t address) const;   // symbol+offset when an image is loaded
+    std::string describe(uint32_t address) const;  // symbol+offset when an image is loaded
     bool halted() const { return halted_; }
     const std::optional<std::string>& error() const { return error_; }
 
 private:
-    struct Mmio;   // one Unicorn MMIO window routed to TLM
+    struct Mmio;  // one Unicorn MMIO window routed to TLM
     void run();
     void start_of_simulation() override;
     void map_memories();
@@ -138,31 +138,31 @@ private:
     };
     std::vector<std::unique_ptr<CallWatch>> call_watches_;
     std::vector<OpenCall> open_calls_;
-    struct WaitStateHook {          // user data of one region's memory hook
+    struct WaitStateHook {  // user data of one region's memory hook
         CortexM4* cpu;
-        uint32_t cycles;            // wait states per access
+        uint32_t cycles;  // wait states per access
     };
     std::vector<std::unique_ptr<WaitStateHook>> wait_state_hooks_;
-    bool stopping_ = false;          // hook_block asked Unicorn to stop before this block
-    uint32_t stop_address_ = 0;      // ... which starts here
+    bool stopping_ = false;      // hook_block asked Unicorn to stop before this block
+    uint32_t stop_address_ = 0;  // ... which starts here
     // Thumb-2 instruction count of each translated block seen, keyed by
     // address and byte size (a block at one address can be retranslated
     // shorter). Firmware does not rewrite its code, so counts never go stale.
     std::unordered_map<uint64_t, uint32_t> block_counts_;
-    uint32_t block_start_ = 0;       // address of the block now executing
-    uint64_t block_base_ = 0;        // instret_ before that block
-    uint32_t block_end_ = 0;         // its first address past the end
+    uint32_t block_start_ = 0;  // address of the block now executing
+    uint64_t block_base_ = 0;   // instret_ before that block
+    uint32_t block_end_ = 0;    // its first address past the end
 
-    std::vector<bool> irq_lines_;   // current level of each external line
-    int active_irq_ = -1;           // exception being handled (no nesting), -1 = thread mode
+    std::vector<bool> irq_lines_;  // current level of each external line
+    int active_irq_ = -1;          // exception being handled (no nesting), -1 = thread mode
     // Instructions executed, counted a whole block at a time when the block
     // starts. Condition-failed instructions of an IT block count too: the M4
     // spends an issue cycle on them (a per-instruction Unicorn hook skipped them).
     uint64_t instret_ = 0;
-    uint64_t accounted_ = 0;        // instructions already converted to local time
-    uint64_t wait_cycles_ = 0;      // flash/SRAM wait-state cycles not yet converted to local time
-    uint64_t chunk_end_ = 0;        // stop the current chunk after this many instructions
-    uint32_t pc_ = 0;               // start of the last block begun; between chunks, the next instruction
+    uint64_t accounted_ = 0;    // instructions already converted to local time
+    uint64_t wait_cycles_ = 0;  // flash/SRAM wait-state cycles not yet converted to local time
+    uint64_t chunk_end_ = 0;    // stop the current chunk after this many instructions
+    uint32_t pc_ = 0;           // start of the last block begun; between chunks, the next instruction
     bool sleeping_ = false;
     // Set when an exception is taken, consumed by the next sleep request,
     // which then returns at once (like the WFE event register). Interrupts are

@@ -40,8 +40,8 @@ ElfImage ElfImage::load(const std::string& path) {
     if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) throw ElfError(path + ": not an ELF file");
     if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
         throw ElfError(path + ": not a 32-bit little-endian ELF file");
-    if (eh.e_machine != EM_ARM) throw ElfError(path + ": not an ARM executable (e_machine " +
-                                                std::to_string(eh.e_machine) + ")");
+    if (eh.e_machine != EM_ARM)
+        throw ElfError(path + ": not an ARM executable (e_machine " + std::to_string(eh.e_machine) + ")");
     if (eh.e_type != ET_EXEC) throw ElfError(path + ": not an executable (e_type " + std::to_string(eh.e_type) + ")");
 
     ElfImage img;
@@ -49,7 +49,8 @@ ElfImage ElfImage::load(const std::string& path) {
     img.entry_ = eh.e_entry;
 
     for (unsigned i = 0; i < eh.e_phnum; ++i) {
-        auto ph = read_at<Elf32_Phdr>(file, uint64_t(eh.e_phoff) + uint64_t(i) * eh.e_phentsize, path, "program header");
+        auto ph =
+            read_at<Elf32_Phdr>(file, uint64_t(eh.e_phoff) + uint64_t(i) * eh.e_phentsize, path, "program header");
         if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
         if (ph.p_filesz > ph.p_memsz || uint64_t(ph.p_offset) + ph.p_filesz > file.size())
             throw ElfError(path + ": program header " + std::to_string(i) + " points outside the file");
@@ -63,7 +64,8 @@ ElfImage ElfImage::load(const std::string& path) {
     if (img.segments_.empty()) throw ElfError(path + ": no loadable segments");
 
     for (unsigned i = 0; i < eh.e_shnum; ++i) {
-        auto sh = read_at<Elf32_Shdr>(file, uint64_t(eh.e_shoff) + uint64_t(i) * eh.e_shentsize, path, "section header");
+        auto sh =
+            read_at<Elf32_Shdr>(file, uint64_t(eh.e_shoff) + uint64_t(i) * eh.e_shentsize, path, "section header");
         if (sh.sh_type != SHT_SYMTAB) continue;
         auto strtab = read_at<Elf32_Shdr>(file, uint64_t(eh.e_shoff) + uint64_t(sh.sh_link) * eh.e_shentsize, path,
                                           "string table header");

@@ -17,12 +17,12 @@ struct ElfError : std::runtime_error {
 };
 
 struct ElfSegment {
-    uint32_t address = 0;          // physical (load) address
-    std::vector<uint8_t> bytes;    // file contents followed by zero fill up to p_memsz
+    uint32_t address = 0;        // physical (load) address
+    std::vector<uint8_t> bytes;  // file contents followed by zero fill up to p_memsz
 };
 
 struct ElfSymbol {
-    uint32_t address = 0;          // Thumb bit cleared
+    uint32_t address = 0;  // Thumb bit cleared
     uint32_t size = 0;
     std::string name;
 };
@@ -49,7 +49,7 @@ private:
     std::string path_;
     uint32_t entry_ = 0;
     std::vector<ElfSegment> segments_;
-    std::vector<ElfSymbol> symbols_;   // sorted by address
+    std::vector<ElfSymbol> symbols_;  // sorted by address
 };
 
 std::string hex32(uint32_t value);

@@ -15,14 +15,15 @@ namespace ai8x {
 
 // Compilation or link failed; what() is a summary, compiler_output the tool's text.
 struct BuildError : std::runtime_error {
-    BuildError(const std::string& what, std::string output) : std::runtime_error(what), compiler_output(std::move(output)) {}
+    BuildError(const std::string& what, std::string output)
+        : std::runtime_error(what), compiler_output(std::move(output)) {}
     std::string compiler_output;
 };
 
 struct FirmwareBuild {
     std::string elf_path;
-    uint64_t flash_size = 0;   // flash/SRAM sizes the image was linked for; larger than the
-    uint64_t sram_size = 0;    // device description's when the sample data needs it
+    uint64_t flash_size = 0;  // flash/SRAM sizes the image was linked for; larger than the
+    uint64_t sram_size = 0;   // device description's when the sample data needs it
     bool memory_enlarged = false;
     bool from_cache = false;
 };

@@ -15,13 +15,13 @@ struct RegisterSpec {
     const char* name;
     uint32_t offset;
     uint32_t reset;
-    uint32_t writable;   // bits the bus may change; others keep their value (read-only: 0)
+    uint32_t writable;  // bits the bus may change; others keep their value (read-only: 0)
 };
 
 class RegisterFile {
 public:
-    using WriteHandler = std::function<void(uint32_t written)>;   // after the value is stored
-    using ReadHandler = std::function<uint32_t()>;                // computes the value read
+    using WriteHandler = std::function<void(uint32_t written)>;  // after the value is stored
+    using ReadHandler = std::function<uint32_t()>;               // computes the value read
 
     RegisterFile(std::string block, std::initializer_list<RegisterSpec> specs);
 

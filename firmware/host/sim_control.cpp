@@ -7,21 +7,29 @@ namespace ai8x {
 SimControl::SimControl()
     : regs_("SIMCTL", {
                           // name       offset reset  writable
-                          {"CONSOLE",   0x00, 0, 0x000000FF},
-                          {"EXIT",      0x04, 0, 0xFFFFFFFF},
-                          {"DELAY_US",  0x08, 0, 0xFFFFFFFF},
-                          {"SLEEP",     0x0C, 0, 0x00000001},
-                          {"TIME_LO",   0x10, 0, 0},
-                          {"TIME_HI",   0x14, 0, 0},
-                          {"LEDS",      0x18, 0, 0xFFFFFFFF},
-                          {"FAULT",     0x1C, 0, 0x00000001},
-                          {"ID",        0x20, kId, 0},
+                          {"CONSOLE", 0x00, 0, 0x000000FF},
+                          {"EXIT", 0x04, 0, 0xFFFFFFFF},
+                          {"DELAY_US", 0x08, 0, 0xFFFFFFFF},
+                          {"SLEEP", 0x0C, 0, 0x00000001},
+                          {"TIME_LO", 0x10, 0, 0},
+                          {"TIME_HI", 0x14, 0, 0},
+                          {"LEDS", 0x18, 0, 0xFFFFFFFF},
+                          {"FAULT", 0x1C, 0, 0x00000001},
+                          {"ID", 0x20, kId, 0},
                       }) {
-    regs_.on_write("CONSOLE", [this](uint32_t v) { if (on_console) on_console(char(v)); });
-    regs_.on_write("EXIT", [this](uint32_t v) { if (on_exit) on_exit(int32_t(v)); });
+    regs_.on_write("CONSOLE", [this](uint32_t v) {
+        if (on_console) on_console(char(v));
+    });
+    regs_.on_write("EXIT", [this](uint32_t v) {
+        if (on_exit) on_exit(int32_t(v));
+    });
     regs_.on_write("DELAY_US", [this](uint32_t us) { *delay_ += sc_core::sc_time(double(us), sc_core::SC_US); });
-    regs_.on_write("SLEEP", [this](uint32_t) { if (on_sleep) on_sleep(); });
-    regs_.on_write("FAULT", [this](uint32_t) { if (on_fault) on_fault(); });
+    regs_.on_write("SLEEP", [this](uint32_t) {
+        if (on_sleep) on_sleep();
+    });
+    regs_.on_write("FAULT", [this](uint32_t) {
+        if (on_fault) on_fault();
+    });
     regs_.on_write("LEDS", [](uint32_t v) { spdlog::debug("SIMCTL: LEDs {:#x}", v); });
     // Reading the low word latches the high word, so a 64-bit time is consistent.
     regs_.on_read("TIME_LO", [this] {

@@ -15,9 +15,9 @@ namespace ai8x {
 
 class SimControl {
 public:
-    static constexpr uint64_t kBase = 0x4F000000;   // unused by the MAX78000 peripheral map
+    static constexpr uint64_t kBase = 0x4F000000;  // unused by the MAX78000 peripheral map
     static constexpr uint64_t kSize = 0x1000;
-    static constexpr uint32_t kId = 0x53494D43;     // "SIMC"
+    static constexpr uint32_t kId = 0x53494D43;  // "SIMC"
 
     SimControl();
 
@@ -35,7 +35,7 @@ public:
 
 private:
     RegisterFile regs_;
-    sc_core::sc_time* delay_ = nullptr;   // the access in progress (for DELAY_US and TIME)
+    sc_core::sc_time* delay_ = nullptr;  // the access in progress (for DELAY_US and TIME)
     uint32_t time_hi_latch_ = 0;
 };
 

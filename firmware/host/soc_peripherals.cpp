@@ -24,21 +24,22 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
     socket.register_b_transport(this, &SocPeripherals::b_transport);
     socket.register_transport_dbg(this, &SocPeripherals::transport_dbg);
 
-    blocks_.push_back(std::make_unique<Block>(Block{kGcrBase, kBlockSize, RegisterFile("GCR", {
-        // name        offset reset       writable
-        {"SYSCTRL",    0x00, 0x00000000, 0xFFFFFFFF},
-        {"RST0",       0x04, 0x00000000, 0xFFFFFFFF},
-        {"CLKCTRL",    0x08, 0x00000000, 0xFFFFFFFF},
-        {"PM",         0x0C, 0x00000000, 0xFFFFFFFF},
-        {"IPLL_CTRL",  0x10, 0x00000000, 0xFFFFFFFF},
-        {"PCLKDIV",    0x18, 0x00000000, 0xFFFFFFFF},
-        {"PCLKDIS0",   0x24, 0xFFFFFFFF, 0xFFFFFFFF},
-        {"MEMCTRL",    0x28, 0x00000000, 0xFFFFFFFF},
-        {"MEMZ",       0x2C, 0x00000000, 0xFFFFFFFF},
-        {"SYSST",      0x40, 0x00000000, 0x00000000},
-        {"RST1",       0x44, 0x00000000, 0xFFFFFFFF},
-        {"PCLKDIS1",   0x48, 0xFFFFFFFF, 0xFFFFFFFF},
-    })}));
+    blocks_.push_back(std::make_unique<Block>(Block{kGcrBase, kBlockSize,
+                                                    RegisterFile("GCR", {
+                                                                            // name        offset reset       writable
+                                                                            {"SYSCTRL", 0x00, 0x00000000, 0xFFFFFFFF},
+                                                                            {"RST0", 0x04, 0x00000000, 0xFFFFFFFF},
+                                                                            {"CLKCTRL", 0x08, 0x00000000, 0xFFFFFFFF},
+                                                                            {"PM", 0x0C, 0x00000000, 0xFFFFFFFF},
+                                                                            {"IPLL_CTRL", 0x10, 0x00000000, 0xFFFFFFFF},
+                                                                            {"PCLKDIV", 0x18, 0x00000000, 0xFFFFFFFF},
+                                                                            {"PCLKDIS0", 0x24, 0xFFFFFFFF, 0xFFFFFFFF},
+                                                                            {"MEMCTRL", 0x28, 0x00000000, 0xFFFFFFFF},
+                                                                            {"MEMZ", 0x2C, 0x00000000, 0xFFFFFFFF},
+                                                                            {"SYSST", 0x40, 0x00000000, 0x00000000},
+                                                                            {"RST1", 0x44, 0x00000000, 0xFFFFFFFF},
+                                                                            {"PCLKDIS1", 0x48, 0xFFFFFFFF, 0xFFFFFFFF},
+                                                                        })}));
     blocks_.back()->regs.on_write("PCLKDIV", [this](uint32_t v) {
         pclkdiv_ = v;
         spdlog::debug("{}: CNN clock {:.3f} MHz", this->name(), cnn_clock_hz() / 1e6);
@@ -46,15 +47,24 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
     });
     blocks_.back()->regs.on_write("PCLKDIS0", [this](uint32_t v) {
         spdlog::debug("{}: CNN peripheral clock {}", this->name(), (v >> 25) & 1 ? "gated" : "running");
+        if (on_cnn_peripheral_clock) on_cnn_peripheral_clock(!((v >> 25) & 1));
     });
 
-    blocks_.push_back(std::make_unique<Block>(Block{kGcfrBase, kBlockSize, RegisterFile("GCFR", {
-        // name   offset reset writable: one bit per CNN quadrant
-        {"REG0",  0x00, 0x0, 0xF},   // power
-        {"REG1",  0x04, 0x0, 0xF},   // memory mask
-        {"REG2",  0x08, 0xF, 0xF},   // isolation (isolated at reset)
-        {"REG3",  0x0C, 0x0, 0xF},   // reset
-    })}));
+    blocks_.push_back(std::make_unique<Block>(
+        Block{kGcfrBase, kBlockSize,
+              RegisterFile("GCFR", {
+                                       // name   offset reset writable: one bit per CNN quadrant
+                                       {"REG0", 0x00, 0x0, 0xF},  // power
+                                       {"REG1", 0x04, 0x0, 0xF},  // memory mask
+                                       {"REG2", 0x08, 0xF, 0xF},  // isolation (isolated at reset)
+                                       {"REG3", 0x0C, 0x0, 0xF},  // reset
+                                   })}));
+    for (unsigned i = 0; i < 4; ++i) {
+        const std::string reg = "REG" + std::to_string(i);
+        blocks_.back()->regs.on_write(reg, [this, i](uint32_t v) {
+            if (on_cnn_power) on_cnn_power(i, v);
+        });
+    }
 
     add_gpio("GPIO0", kGpio0Base);
     add_gpio("GPIO1", kGpio1Base);
@@ -62,19 +72,20 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
 }
 
 void SocPeripherals::add_gpio(const std::string& name, uint64_t base) {
-    blocks_.push_back(std::make_unique<Block>(Block{base, kBlockSize, RegisterFile(name, {
-        // name        offset reset writable
-        {"EN0",        0x00, 0xFFFFFFFF, 0xFFFFFFFF},
-        {"EN0_SET",    0x04, 0, 0xFFFFFFFF},
-        {"EN0_CLR",    0x08, 0, 0xFFFFFFFF},
-        {"OUTEN",      0x0C, 0, 0xFFFFFFFF},
-        {"OUTEN_SET",  0x10, 0, 0xFFFFFFFF},
-        {"OUTEN_CLR",  0x14, 0, 0xFFFFFFFF},
-        {"OUT",        0x18, 0, 0xFFFFFFFF},
-        {"OUT_SET",    0x1C, 0, 0xFFFFFFFF},
-        {"OUT_CLR",    0x20, 0, 0xFFFFFFFF},
-        {"IN",         0x24, 0, 0},
-    })}));
+    blocks_.push_back(std::make_unique<Block>(Block{base, kBlockSize,
+                                                    RegisterFile(name, {
+                                                                           // name        offset reset writable
+                                                                           {"EN0", 0x00, 0xFFFFFFFF, 0xFFFFFFFF},
+                                                                           {"EN0_SET", 0x04, 0, 0xFFFFFFFF},
+                                                                           {"EN0_CLR", 0x08, 0, 0xFFFFFFFF},
+                                                                           {"OUTEN", 0x0C, 0, 0xFFFFFFFF},
+                                                                           {"OUTEN_SET", 0x10, 0, 0xFFFFFFFF},
+                                                                           {"OUTEN_CLR", 0x14, 0, 0xFFFFFFFF},
+                                                                           {"OUT", 0x18, 0, 0xFFFFFFFF},
+                                                                           {"OUT_SET", 0x1C, 0, 0xFFFFFFFF},
+                                                                           {"OUT_CLR", 0x20, 0, 0xFFFFFFFF},
+                                                                           {"IN", 0x24, 0, 0},
+                                                                       })}));
     RegisterFile& r = blocks_.back()->regs;
     // The *_SET/*_CLR aliases act on their register and read as zero.
     auto alias = [&r](const char* alias_name, const char* target, bool set) {

@@ -31,6 +31,11 @@ public:
     // at every write of that register.
     std::function<void(double hz)> on_cnn_clock;
     double cnn_clock_hz() const;
+    // GCFR register `reg` (0 power, 1 memory enable, 2 isolation, 3 reset; one
+    // bit per CNN quadrant) was written and now holds `value`.
+    std::function<void(unsigned reg, uint32_t value)> on_cnn_power;
+    // GCR PCLKDIS0.CNN was written: true when the CNN peripheral clock runs.
+    std::function<void(bool running)> on_cnn_peripheral_clock;
 
     uint32_t register_value(const std::string& block, const std::string& reg);
 

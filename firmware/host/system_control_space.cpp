@@ -7,8 +7,8 @@ namespace {
 constexpr uint32_t kIser = 0x100, kIcer = 0x180, kIspr = 0x200, kIcpr = 0x280, kBankBytes = 0x20;
 constexpr uint32_t kCpuid = 0xD00, kIcsr = 0xD04, kVtor = 0xD08, kAircr = 0xD0C, kScr = 0xD10, kCcr = 0xD14;
 constexpr uint32_t kCpuidCortexM4r0p1 = 0x410FC241;
-constexpr uint32_t kCcrStkAlign = 1u << 9;   // 8-byte stack alignment on exception entry
-constexpr uint32_t kVtorMask = 0xFFFFFF80;   // TBLOFF, bits 31:7
+constexpr uint32_t kCcrStkAlign = 1u << 9;  // 8-byte stack alignment on exception entry
+constexpr uint32_t kVtorMask = 0xFFFFFF80;  // TBLOFF, bits 31:7
 
 bool in_bank(uint32_t offset, uint32_t bank, unsigned& word) {
     if (offset < bank || offset >= bank + kBankBytes) return false;
@@ -19,13 +19,19 @@ bool in_bank(uint32_t offset, uint32_t bank, unsigned& word) {
 
 bool SystemControlSpace::read(uint32_t offset, uint32_t& value) const {
     unsigned w;
-    if (in_bank(offset, kIser, w) || in_bank(offset, kIcer, w)) { value = enabled_[w]; return true; }
-    if (in_bank(offset, kIspr, w) || in_bank(offset, kIcpr, w)) { value = pending_[w]; return true; }
+    if (in_bank(offset, kIser, w) || in_bank(offset, kIcer, w)) {
+        value = enabled_[w];
+        return true;
+    }
+    if (in_bank(offset, kIspr, w) || in_bank(offset, kIcpr, w)) {
+        value = pending_[w];
+        return true;
+    }
     switch (offset) {
         case kCpuid: value = kCpuidCortexM4r0p1; return true;
-        case kIcsr: value = 0; return true;   // thread mode as far as QEMU knows; see cortex_m4.cpp
+        case kIcsr: value = 0; return true;  // thread mode as far as QEMU knows; see cortex_m4.cpp
         case kVtor: value = vtor_; return true;
-        case kAircr: value = 0xFA050000; return true;   // VECTKEYSTAT
+        case kAircr: value = 0xFA050000; return true;  // VECTKEYSTAT
         case kScr: value = 0; return true;
         case kCcr: value = kCcrStkAlign; return true;
         default: return false;
@@ -34,13 +40,28 @@ bool SystemControlSpace::read(uint32_t offset, uint32_t& value) const {
 
 bool SystemControlSpace::write(uint32_t offset, uint32_t value) {
     unsigned w;
-    if (in_bank(offset, kIser, w)) { enabled_[w] |= value; return true; }
-    if (in_bank(offset, kIcer, w)) { enabled_[w] &= ~value; return true; }
-    if (in_bank(offset, kIspr, w)) { pending_[w] |= value; return true; }
-    if (in_bank(offset, kIcpr, w)) { pending_[w] &= ~value; return true; }
+    if (in_bank(offset, kIser, w)) {
+        enabled_[w] |= value;
+        return true;
+    }
+    if (in_bank(offset, kIcer, w)) {
+        enabled_[w] &= ~value;
+        return true;
+    }
+    if (in_bank(offset, kIspr, w)) {
+        pending_[w] |= value;
+        return true;
+    }
+    if (in_bank(offset, kIcpr, w)) {
+        pending_[w] &= ~value;
+        return true;
+    }
     switch (offset) {
         case kVtor: vtor_ = value & kVtorMask; return true;
-        case kIcsr: case kAircr: case kScr: case kCcr: return true;   // no modelled effect
+        case kIcsr:
+        case kAircr:
+        case kScr:
+        case kCcr: return true;  // no modelled effect
         default: return false;
     }
 }

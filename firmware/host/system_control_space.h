@@ -35,7 +35,10 @@ private:
     static bool bit(const Bits& b, unsigned irq) { return irq < kMaxIrqs && (b[irq / 32] >> (irq % 32)) & 1u; }
     static void set_bit(Bits& b, unsigned irq, bool on) {
         if (irq >= kMaxIrqs) return;
-        if (on) b[irq / 32] |= 1u << (irq % 32); else b[irq / 32] &= ~(1u << (irq % 32));
+        if (on)
+            b[irq / 32] |= 1u << (irq % 32);
+        else
+            b[irq / 32] &= ~(1u << (irq % 32));
     }
 
     Bits enabled_{};

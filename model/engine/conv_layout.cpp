@@ -45,8 +45,8 @@ ConvWeightRows make_weight_rows(const LayerWeights& weights) {
     return rows;
 }
 
-ReceptiveFields::ReceptiveFields(const ConvImage& image, uint32_t kernel_rows, uint32_t kernel_cols,
-                                 uint32_t out_cols, uint32_t length)
+ReceptiveFields::ReceptiveFields(const ConvImage& image, uint32_t kernel_rows, uint32_t kernel_cols, uint32_t out_cols,
+                                 uint32_t length)
     : image_(image), kernel_rows_(kernel_rows), kernel_cols_(kernel_cols), out_cols_(out_cols), length_(length) {}
 
 void ReceptiveFields::gather(std::size_t first, std::size_t count) {

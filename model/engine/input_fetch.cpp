@@ -87,8 +87,8 @@ Plane stream_plane(const LayerConfig& c, const InputWordSource& source, uint32_t
 
 }  // namespace
 
-InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c,
-                         std::vector<EngineWarning>& warnings, const InputWordSource* source) {
+InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c, std::vector<EngineWarning>& warnings,
+                         const InputWordSource* source) {
     const DeviceConfig& dev = state.cfg;
     InputPlanes result;
     result.rows = c.pooled_rows;
@@ -104,6 +104,7 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c,
                             "modelled; reading as single-pass CHW",
                             "unsupported_combination"});
 
+    const auto layer = static_cast<std::size_t>(c.layer);
     std::set<uint32_t> hwc_instances;
     for (std::size_t i = 0; i < c.processors.size(); ++i) {
         const LayerProcessor& p = c.processors[i];
@@ -113,9 +114,9 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c,
         bool out_of_range = false;
         const std::vector<uint8_t>& written = state.data_written[instance];
         uint64_t unwritten = 0, first_unwritten = 0;
-        uint32_t current_px = 0;                     // pixel of the read in progress
-        uint32_t first_unwritten_px = pixels;        // lowest pixel that read an unwritten word
-        int64_t last_written_px = -1;                // highest pixel that read a written word
+        uint32_t current_px = 0;               // pixel of the read in progress
+        uint32_t first_unwritten_px = pixels;  // lowest pixel that read an unwritten word
+        int64_t last_written_px = -1;          // highest pixel that read a written word
 
         auto read_byte = [&](uint64_t word, unsigned byte) -> int8_t {
             if (word >= words) {
@@ -143,9 +144,8 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c,
                     if (c.chw_input)
                         raw[px] = read_byte(uint64_t{c.read_base} + px / 4, px % 4);
                     else
-                        raw[px] = read_byte(uint64_t{c.read_base} +
-                                                (uint64_t{px} * c.passes + j) * c.operands + o,
-                                            lane);
+                        raw[px] =
+                            read_byte(uint64_t{c.read_base} + (uint64_t{px} * c.passes + j) * c.operands + o, lane);
                 }
             }
             Plane plane;
@@ -160,25 +160,38 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c,
             result.planes[i][j] = std::move(plane);
         }
 
-        if (c.chw_input) result.word_reads += uint64_t{c.passes} * ((pixels + 3) / 4);
-        else hwc_instances.insert(instance);
+        if (c.chw_input) {
+            const uint64_t reads = uint64_t{c.passes} * ((pixels + 3) / 4);
+            result.word_reads += reads;
+            state.data_sram_arrays[instance].activity.by_layer[layer].reads += reads;
+        } else {
+            hwc_instances.insert(instance);
+        }
+        // Every pooled value the processor receives is written into its TRAM.
+        state.tram_arrays[p.global].activity.by_layer[layer].writes +=
+            uint64_t{c.passes} * c.pooled_rows * c.pooled_cols;
         // The generator folds long (dilated) 1-D inputs into rows and leaves the
         // rest of the last row unloaded; those reads only reach outputs past
         // the network's, so an unwritten tail shorter than a row is not reported.
-        const bool partial_last_row = last_written_px < int64_t{first_unwritten_px} &&
-                                      pixels - first_unwritten_px < c.in_cols;
+        const bool partial_last_row =
+            last_written_px < int64_t{first_unwritten_px} && pixels - first_unwritten_px < c.in_cols;
         if (unwritten && !partial_last_row)
             warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
                                 "processor " + std::to_string(p.local) + " reads data memory instance " +
                                     std::to_string(instance) + " word " + to_hex(first_unwritten) +
-                                    " that neither the CPU nor a layer wrote (read pointer " + to_hex(c.read_base) + ")",
+                                    " that neither the CPU nor a layer wrote (read pointer " + to_hex(c.read_base) +
+                                    ")",
                                 "unwritten_read", unwritten});
         if (out_of_range)
             warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
                                 "processor " + std::to_string(p.local) + " reads beyond data memory instance " +
-                                    std::to_string(instance) + " (read pointer " + to_hex(c.read_base) + "); out-of-range words read as 0",
+                                    std::to_string(instance) + " (read pointer " + to_hex(c.read_base) +
+                                    "); out-of-range words read as 0",
                                 "read_beyond_memory"});
     }
+    // One HWC word feeds the four processors that share the instance.
+    for (uint32_t instance : hwc_instances)
+        state.data_sram_arrays[instance].activity.by_layer[layer].reads += uint64_t{pixels} * c.passes * c.operands;
     result.word_reads += uint64_t{hwc_instances.size()} * pixels * c.passes * c.operands;
     return result;
 }

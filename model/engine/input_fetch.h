@@ -13,15 +13,13 @@
 namespace ai8x {
 
 struct InputPlanes {
-    uint32_t rows = 0, cols = 0;    // pooled dimensions
+    uint32_t rows = 0, cols = 0;  // pooled dimensions
     uint32_t passes = 0;
     // planes[processor index in LayerConfig::processors][pass] -> rows * cols values
     std::vector<std::vector<std::vector<int8_t>>> planes;
-    uint64_t word_reads = 0;        // data memory words fetched (one HWC word feeds four processors)
+    uint64_t word_reads = 0;  // data memory words fetched (one HWC word feeds four processors)
 
-    const std::vector<int8_t>& plane(std::size_t processor, uint32_t pass) const {
-        return planes[processor][pass];
-    }
+    const std::vector<int8_t>& plane(std::size_t processor, uint32_t pass) const { return planes[processor][pass]; }
 };
 
 // Where a streaming layer's input words come from (docs/streaming.md §4.1): its
@@ -40,7 +38,7 @@ public:
 // fall outside data memory yield 0 and add one warning per processor. With a
 // `source`, every pooled position reads its window through it instead of data
 // memory (streaming layers).
-InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& cfg,
-                         std::vector<EngineWarning>& warnings, const InputWordSource* source = nullptr);
+InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& cfg, std::vector<EngineWarning>& warnings,
+                         const InputWordSource* source = nullptr);
 
 }  // namespace ai8x

@@ -6,8 +6,7 @@
 
 namespace ai8x {
 
-LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c,
-                           std::vector<EngineWarning>& warnings) {
+LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, std::vector<EngineWarning>& warnings) {
     LayerWeights w;
     for (std::size_t i = 0; i < c.processors.size(); ++i)
         if (c.processors[i].mask_enabled) w.processor_index.push_back(static_cast<int>(i));
@@ -59,8 +58,9 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c,
         }
         if (!any_written && first_word != ~uint64_t{0})
             warnings.push_back({p.quadrant, c.layer, "LREG_ENA",
-                                "processor " + std::to_string(p.local) + " is enabled but none of its kernel words from " +
-                                    std::to_string(first_word) + " (mask start " + to_hex(c.mask_start) +
+                                "processor " + std::to_string(p.local) +
+                                    " is enabled but none of its kernel words from " + std::to_string(first_word) +
+                                    " (mask start " + to_hex(c.mask_start) +
                                     ") was ever written; it multiplies with zeros",
                                 "processor_without_kernels"});
         if (out_of_range)

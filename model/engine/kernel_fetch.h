@@ -27,10 +27,10 @@ namespace ai8x {
 
 // Dense weights of one layer: index with at(o, i, j, t).
 struct LayerWeights {
-    uint32_t outputs = 0;      // channel positions x output passes
-    uint32_t processors = 0;   // mask-enabled processors (order of LayerConfig::processors)
+    uint32_t outputs = 0;     // channel positions x output passes
+    uint32_t processors = 0;  // mask-enabled processors (order of LayerConfig::processors)
     uint32_t passes = 0;
-    uint32_t taps = 0;         // kernel_rows * kernel_cols
+    uint32_t taps = 0;  // kernel_rows * kernel_cols
     std::vector<int8_t> values;
     std::vector<int> processor_index;  // LayerConfig::processors index of each weight processor
 
@@ -42,7 +42,6 @@ struct LayerWeights {
 // Decodes the weights of every mask-enabled processor. Addresses beyond the
 // mask end give weight 0 (the hardware stops there); kernel words beyond the
 // memory give weight 0 and one warning per processor.
-LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& cfg,
-                           std::vector<EngineWarning>& warnings);
+LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& cfg, std::vector<EngineWarning>& warnings);
 
 }  // namespace ai8x

@@ -44,6 +44,24 @@ int32_t wide_result(int64_t acc, arith::Activation act) {
     return arith::wide_output(acc);
 }
 
+// Activity of a convolution (docs/activity.md): every weight processor applies
+// one kernel word per output channel, input pass and output pixel, reading its
+// window from TRAM once per pass and pixel; each output channel and pixel
+// reads one bias entry of every bias-enabled quadrant.
+void count_convolution_activity(const AcceleratorState& state, const LayerConfig& cfg, const LayerWeights& weights,
+                                uint64_t pixels) {
+    const auto layer = static_cast<std::size_t>(cfg.layer);
+    const uint64_t kernels = pixels * weights.outputs * weights.passes;
+    for (uint32_t i = 0; i < weights.processors; ++i) {
+        const int p = cfg.processors[static_cast<std::size_t>(weights.processor_index[i])].global;
+        state.processor_activity[p].macs[layer] += kernels * weights.taps;
+        state.kernel_arrays[p].activity.by_layer[layer].reads += kernels;
+        state.tram_arrays[p].activity.by_layer[layer].reads += pixels * weights.passes * weights.taps;
+    }
+    for (const auto& b : cfg.biases)
+        state.bias_arrays[b.quadrant].activity.by_layer[layer].reads += pixels * weights.outputs;
+}
+
 }  // namespace
 
 void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, const InputPlanes& in,
@@ -53,8 +71,8 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
     const uint32_t prow = in.rows * spread + 2 * cfg.pad_rows;
     const uint32_t pcol = in.cols * spread + 2 * cfg.pad_cols;
     if (prow < cfg.kernel_rows || pcol < cfg.kernel_cols) {
-        warnings.push_back({cfg.lead_quadrant, cfg.layer, "LREG_RCNT",
-                            "padded input smaller than the kernel; nothing computed"});
+        warnings.push_back(
+            {cfg.lead_quadrant, cfg.layer, "LREG_RCNT", "padded input smaller than the kernel; nothing computed"});
         return;
     }
     const uint32_t orow = prow - cfg.kernel_rows + 1;
@@ -117,12 +135,15 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
             const int32_t* value = &results[(o - first_output) * pixels];
             for (std::size_t n = 0; n < pixels; ++n) {
                 const uint64_t offset = n * cfg.write_stride + pass_offset;
-                if (cfg.wide_output) out.write32(cfg.lead_quadrant, cfg.write_base, t, offset, value[n]);
-                else out.write8(cfg.lead_quadrant, cfg.write_base, t, offset, static_cast<int8_t>(value[n]));
+                if (cfg.wide_output)
+                    out.write32(cfg.lead_quadrant, cfg.write_base, t, offset, value[n]);
+                else
+                    out.write8(cfg.lead_quadrant, cfg.write_base, t, offset, static_cast<int8_t>(value[n]));
             }
         }
     }
     stats.macs = uint64_t{pixels} * weights.outputs * weights.processors * weights.passes * weights.taps;
+    count_convolution_activity(state, cfg, weights, pixels);
     // Four 8-bit channels share a word; 32-bit outputs take one word each.
     const uint64_t words_per_pass = cfg.wide_output ? cfg.channel_positions : (cfg.channel_positions + 3) / 4;
     stats.output_writes = uint64_t{pixels} * cfg.output_passes * words_per_pass;
@@ -144,8 +165,10 @@ void compute_passthrough(const LayerConfig& cfg, const InputPlanes& in, OutputWr
             for (std::size_t n = 0; n < pixels; ++n) {
                 const uint64_t offset = (n * in.passes + j) * cfg.write_stride;
                 const int8_t v = arith::activate(plane[n], cfg.activation);
-                if (cfg.wide_output) out.write32(p.quadrant, base, t, offset * 4, v);
-                else out.write8(p.quadrant, base, t, offset, v);
+                if (cfg.wide_output)
+                    out.write32(p.quadrant, base, t, offset * 4, v);
+                else
+                    out.write8(p.quadrant, base, t, offset, v);
             }
         }
     }

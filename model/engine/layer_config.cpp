@@ -2,54 +2,24 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
+
+#include "model/registers/register_fields.h"
 
 namespace ai8x {
 
 namespace {
 
-// Register fields, as the generator composes them for the MAX78000.
-constexpr uint32_t kCountMask = 0x3ff;         // RCNT/CCNT [9:0]: last row/column incl. padding
-constexpr unsigned kPadShift = 16;              // RCNT/CCNT [17:16]: padding
-constexpr uint32_t kNibble = 0xf;
-
-constexpr uint32_t kLctlBigData = 1u << 6;      // CHW input
-constexpr uint32_t kLctlPoolEnable = 1u << 7;
-constexpr uint32_t kLctlMaxPool = 1u << 8;
-constexpr uint32_t kLctlRelu = 1u << 9;
-constexpr uint32_t kLctlWideOutput = 1u << 16;  // 32-bit output
-
-constexpr unsigned kLctl2WriteSkipShift = 4;    // [7:4] write pointer increment - 1
-constexpr unsigned kLctl2ChannelMaxShift = 8;   // [16:8] last output channel * weight bits
-constexpr uint32_t kLctl2ChannelMaxMask = 0x1ff;
-
-constexpr unsigned kOnedStartShift = 4;         // [7:4] first kernel byte (1-D)
-constexpr unsigned kOnedKernelShift = 8;        // [11:8] kernel length (1 = 1x1, 0 = 3x3)
-constexpr uint32_t kOnedConv1d = 1u << 12;
-constexpr uint32_t kOnedEltwise = 1u << 13;
-constexpr unsigned kOnedEltwiseFnShift = 14;    // [15:14]
-constexpr uint32_t kOnedPoolFirst = 1u << 16;
-constexpr unsigned kOnedOperandsShift = 18;     // [21:18] operands - 1
-
-constexpr uint32_t kPostBiasOffsetMask = 0xfff;
-constexpr uint32_t kPostBiasEnable = 1u << 12;
-constexpr unsigned kPostShiftShift = 13;        // [17:13] sign-magnitude output shift
-constexpr unsigned kPostFlattenHighShift = 18;  // [21:18] flatten count bits 7..4
-constexpr unsigned kPostWeightBitsShift = 22;   // [23:22] 0: 8, 1: 1, 2: 2, 3: 4 bits
-constexpr uint32_t kPostAbs = 1u << 26;
-constexpr uint32_t kPostFlatten = 1u << 27;
-constexpr uint32_t kPostConvTranspose = 1u << 28;
-
-constexpr uint32_t kCtlAvgPoolRound = 1u << 13;
-
 // Transposed convolution upsamples by a fixed factor of two in both directions.
 constexpr uint32_t kTransposeFactor = 2;
 
-void warn(std::vector<EngineWarning>& w, int quadrant, int layer, unsigned reg, std::string msg) {
-    w.push_back(EngineWarning{quadrant, layer, layer_register_name(reg), std::move(msg)});
+void warn(std::vector<EngineWarning>& w, const DeviceConfig& cfg, int quadrant, int layer, unsigned reg,
+          std::string msg) {
+    w.push_back(EngineWarning{quadrant, layer, layer_register_name(cfg, reg), std::move(msg)});
 }
 
 arith::EltwiseOp eltwise_from_field(uint32_t fn) {
-    switch (fn & 3) {
+    switch (fn) {
         case 0: return arith::EltwiseOp::Sub;
         case 1: return arith::EltwiseOp::Add;
         case 2: return arith::EltwiseOp::Or;
@@ -58,7 +28,7 @@ arith::EltwiseOp eltwise_from_field(uint32_t fn) {
 }
 
 arith::WeightFormat weight_format_from_field(uint32_t field) {
-    switch (field & 3) {
+    switch (field) {
         case 1: return arith::WeightFormat::Bits1;
         case 2: return arith::WeightFormat::Bits2;
         case 3: return arith::WeightFormat::Bits4;
@@ -67,9 +37,9 @@ arith::WeightFormat weight_format_from_field(uint32_t field) {
 }
 
 // Rows or columns as programmed: count field + 1 includes 2 * padding.
-bool decode_count(uint32_t reg, uint32_t& programmed, uint32_t& pad, uint32_t& data) {
-    programmed = (reg & kCountMask) + 1;
-    pad = (reg >> kPadShift) & 3;
+bool decode_count(uint32_t reg, RegField count, RegField padding, uint32_t& programmed, uint32_t& pad, uint32_t& data) {
+    programmed = count.get(reg) + 1;
+    pad = padding.get(reg);
     if (programmed <= 2 * pad) return false;
     data = programmed - 2 * pad;
     return true;
@@ -87,6 +57,8 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
                                         const std::vector<int>& enabled_quadrants,
                                         std::vector<EngineWarning>& warnings) {
     const DeviceConfig& cfg = state.cfg;
+    const LayerFields& f = register_fields(cfg).layer;
+    const CtlFields& ctl = register_fields(cfg).ctl;
     LayerConfig c;
     c.layer = layer;
     auto reg = [&](int q, unsigned kind) { return state.quadrant[q].lreg[kind][layer]; };
@@ -94,20 +66,19 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     // Processors and masks of every enabled quadrant.
     for (int q : enabled_quadrants) {
         const uint32_t ena = reg(q, LREG_ENA);
-        // LREG_ENA: [15:0] processor enables, [31:16] mask (kernel) enables.
-        for (uint32_t p = 0; p < cfg.processors_per_quadrant && p < 16; ++p) {
-            if (!(ena >> p & 1)) continue;
+        for (uint32_t p = 0; p < cfg.processors_per_quadrant && p < f.pro_en.width; ++p) {
+            if (!f.pro_en.bit(ena, p)) continue;
             LayerProcessor lp;
             lp.quadrant = q;
             lp.local = static_cast<int>(p);
             lp.global = static_cast<int>(q * cfg.processors_per_quadrant + p);
-            lp.mask_enabled = (ena >> (16 + p)) & 1;
+            lp.mask_enabled = f.mask_en.bit(ena, p);
             c.processors.push_back(lp);
             if (c.lead_quadrant < 0) c.lead_quadrant = q;
         }
     }
     if (c.lead_quadrant < 0) {
-        warn(warnings, enabled_quadrants.empty() ? -1 : enabled_quadrants.front(), layer, LREG_ENA,
+        warn(warnings, cfg, enabled_quadrants.empty() ? -1 : enabled_quadrants.front(), layer, LREG_ENA,
              "no processor enabled in any enabled quadrant; layer skipped");
         return std::nullopt;
     }
@@ -117,9 +88,9 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
         // In a convolution every enabled processor needs its kernels and vice versa.
         for (int q : enabled_quadrants) {
             const uint32_t ena = reg(q, LREG_ENA);
-            const uint32_t procs = ena & 0xffff, masks = ena >> 16;
+            const uint32_t procs = f.pro_en.get(ena), masks = f.mask_en.get(ena);
             if (procs != masks)
-                warn(warnings, q, layer, LREG_ENA,
+                warn(warnings, cfg, q, layer, LREG_ENA,
                      "processor enables " + to_hex(procs) + " differ from mask enables " + to_hex(masks) +
                          "; processors without masks contribute nothing, masks without processors are ignored");
         }
@@ -130,39 +101,40 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     const uint32_t oned = reg(lq, LREG_ONED);
     const uint32_t post = reg(lq, LREG_POST);
 
-    if (!decode_count(reg(lq, LREG_RCNT), c.programmed_rows, c.pad_rows, c.in_rows)) {
-        warn(warnings, lq, layer, LREG_RCNT, "row count does not exceed twice the padding; layer skipped");
+    if (!decode_count(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, c.programmed_rows, c.pad_rows, c.in_rows)) {
+        warn(warnings, cfg, lq, layer, LREG_RCNT, "row count does not exceed twice the padding; layer skipped");
         return std::nullopt;
     }
-    if (!decode_count(reg(lq, LREG_CCNT), c.programmed_cols, c.pad_cols, c.in_cols)) {
-        warn(warnings, lq, layer, LREG_CCNT, "column count does not exceed twice the padding; layer skipped");
+    if (!decode_count(reg(lq, LREG_CCNT), f.ccnt_max, f.ccnt_pad, c.programmed_cols, c.pad_cols, c.in_cols)) {
+        warn(warnings, cfg, lq, layer, LREG_CCNT, "column count does not exceed twice the padding; layer skipped");
         return std::nullopt;
     }
     for (int q : enabled_quadrants) {
-        if (q == lq || (reg(q, LREG_ENA) & 0xffff) == 0) continue;
+        if (q == lq || f.pro_en.get(reg(q, LREG_ENA)) == 0) continue;
         if (reg(q, LREG_RCNT) != reg(lq, LREG_RCNT) || reg(q, LREG_CCNT) != reg(lq, LREG_CCNT))
-            warn(warnings, q, layer, LREG_RCNT, "row/column counts differ from quadrant " +
-                 std::to_string(lq) + "; using quadrant " + std::to_string(lq));
+            warn(warnings, cfg, q, layer, LREG_RCNT,
+                 "row/column counts differ from quadrant " + std::to_string(lq) + "; using quadrant " +
+                     std::to_string(lq));
     }
 
-    c.chw_input = lctl & kLctlBigData;
-    c.wide_output = lctl & kLctlWideOutput;
-    c.pool_enabled = lctl & kLctlPoolEnable;
-    c.pool_max = lctl & kLctlMaxPool;
-    if (state.quadrant[lq].ctl & kCtlAvgPoolRound) c.pool_rounding = arith::AvgPoolRounding::Round;
+    c.chw_input = f.parallel.is_set(lctl);
+    c.wide_output = f.bigdwrt.is_set(lctl);
+    c.pool_enabled = f.pool_en.is_set(lctl);
+    c.pool_max = f.maxpl_en.is_set(lctl);
+    if (ctl.poolrnd.is_set(state.quadrant[lq].ctl)) c.pool_rounding = arith::AvgPoolRounding::Round;
 
     // 1-D / kernel shape / element-wise.
-    c.conv1d = oned & kOnedConv1d;
-    const uint32_t klen = (oned >> kOnedKernelShift) & kNibble;
+    c.conv1d = f.oned_en.is_set(oned);
+    const uint32_t klen = f.oned_width.get(oned);
     if (c.conv1d) {
         if (klen == 0) {
-            warn(warnings, lq, layer, LREG_ONED, "1-D convolution with kernel length 0; layer skipped");
+            warn(warnings, cfg, lq, layer, LREG_ONED, "1-D convolution with kernel length 0; layer skipped");
             return std::nullopt;
         }
         c.kernel_rows = klen;
         c.kernel_cols = 1;
         c.kernel_slot_bytes = klen;
-        c.oned_start_byte = (oned >> kOnedStartShift) & kNibble;
+        c.oned_start_byte = f.oned_sad.get(oned);
     } else if (klen == 1) {
         c.kernel_rows = c.kernel_cols = 1;
         c.kernel_slot_bytes = 1;
@@ -170,27 +142,27 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
         c.kernel_rows = c.kernel_cols = 3;
         c.kernel_slot_bytes = 9;
     }
-    c.timeslots = (oned & kNibble) + 1;
-    if (oned & kOnedEltwise) {
+    c.timeslots = f.tscnt_max.get(oned) + 1;
+    if (f.ewise_en.is_set(oned)) {
         c.eltwise = true;
-        c.eltwise_op = eltwise_from_field(oned >> kOnedEltwiseFnShift);
-        c.operands = ((oned >> kOnedOperandsShift) & kNibble) + 1;
-        c.pool_before_eltwise = oned & kOnedPoolFirst;
+        c.eltwise_op = eltwise_from_field(f.ewise_func.get(oned));
+        c.operands = f.ewise_cnt.get(oned) + 1;
+        c.pool_before_eltwise = f.prepool.is_set(oned);
     }
 
     // Pooling window and stride; the stride register steps the pooling window.
     if (c.pool_enabled) {
-        c.pool_rows = (reg(lq, LREG_PRCNT) & kNibble) + 1;
-        c.pool_cols = c.conv1d ? 1 : (reg(lq, LREG_PCCNT) & kNibble) + 1;
+        c.pool_rows = f.prcnt_max.get(reg(lq, LREG_PRCNT)) + 1;
+        c.pool_cols = c.conv1d ? 1 : f.pccnt_max.get(reg(lq, LREG_PCCNT)) + 1;
     }
-    c.pool_stride = (reg(lq, LREG_STRIDE) & kNibble) + 1;
+    c.pool_stride = f.stride.get(reg(lq, LREG_STRIDE)) + 1;
     const uint32_t col_stride = c.conv1d ? 1 : c.pool_stride;
     // Transposed convolution: the row/column counts describe the input after
     // zero insertion (fixed upsampling factor); memory holds the smaller image.
-    c.conv_transpose = post & kPostConvTranspose;
+    c.conv_transpose = f.deconv_en.is_set(post);
     if (c.conv_transpose) {
         if (c.in_rows % kTransposeFactor != 0 || c.in_cols % kTransposeFactor != 0) {
-            warn(warnings, lq, layer, LREG_RCNT,
+            warn(warnings, cfg, lq, layer, LREG_RCNT,
                  "transposed convolution needs even row and column counts; layer skipped");
             return std::nullopt;
         }
@@ -198,34 +170,38 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
         c.in_cols /= kTransposeFactor;
     }
     if (c.in_rows < c.pool_rows || c.in_cols < c.pool_cols) {
-        warn(warnings, lq, layer, LREG_PRCNT, "pooling window larger than the input; layer skipped");
+        warn(warnings, cfg, lq, layer, LREG_PRCNT, "pooling window larger than the input; layer skipped");
         return std::nullopt;
     }
     c.pooled_rows = (c.in_rows - c.pool_rows) / c.pool_stride + 1;
     c.pooled_cols = (c.in_cols - c.pool_cols) / col_stride + 1;
 
     // Post-processing register.
-    c.weight_format = weight_format_from_field(post >> kPostWeightBitsShift);
+    c.weight_format = weight_format_from_field(f.mask_size.get(post));
     c.weight_bits = static_cast<uint32_t>(arith::weight_bits(c.weight_format));
-    c.output_shift = arith::decode_output_shift(post >> kPostShiftShift);
-    if (post & kPostAbs) c.activation = arith::Activation::Abs;
-    else if (lctl & kLctlRelu) c.activation = arith::Activation::ReLU;
-    c.flatten = post & kPostFlatten;
-    c.passes = (lctl2 & kNibble) + 1;
-    if (c.flatten) c.passes += ((post >> kPostFlattenHighShift) & kNibble) << 4;
+    // SCALE_SHFT:SCALE_REG together are the sign-magnitude shift code arith decodes.
+    c.output_shift = arith::decode_output_shift(f.scale_shft.get(post) << f.scale_reg.width | f.scale_reg.get(post));
+    if (f.out_abs.is_set(post))
+        c.activation = arith::Activation::Abs;
+    else if (f.act_en.is_set(lctl))
+        c.activation = arith::Activation::ReLU;
+    c.flatten = f.flatten_en.is_set(post);
+    c.passes = f.inpchexp.get(lctl2) + 1;
+    // Flatten: XPMP_CNT holds the pass count's bits above INPCHEXP's.
+    if (c.flatten) c.passes += f.xpmp_cnt.get(post) << f.inpchexp.width;
     for (int q : enabled_quadrants) {
         const uint32_t qpost = reg(q, LREG_POST);
-        if (qpost & kPostBiasEnable) c.biases.push_back({q, qpost & kPostBiasOffsetMask});
+        if (f.bptr_en.is_set(qpost)) c.biases.push_back({q, f.bptr_sad.get(qpost)});
     }
 
     // Kernel memory range and output channels.
     const uint32_t mcnt = reg(lq, LREG_MCNT);
-    c.mask_start = mcnt >> 16;
-    c.mask_end = mcnt & 0xffff;
-    c.channel_positions = ((lctl2 >> kLctl2ChannelMaxShift) & kLctl2ChannelMaxMask) / c.weight_bits + 1;
+    c.mask_start = f.mcnt_sad.get(mcnt);
+    c.mask_end = f.mcnt_max.get(mcnt);
+    c.channel_positions = f.xpch_max.get(lctl2) / c.weight_bits + 1;
     if (c.convolution) {
         if (c.mask_end < c.mask_start) {
-            warn(warnings, lq, layer, LREG_MCNT, "mask end address below mask start; layer skipped");
+            warn(warnings, cfg, lq, layer, LREG_MCNT, "mask end address below mask start; layer skipped");
             return std::nullopt;
         }
         // The mask address runs through (output pass, channel, input pass); the
@@ -236,14 +212,22 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     }
 
     // Pointers.
-    c.read_base = reg(lq, LREG_RPTR_BASE);
-    c.write_base = reg(lq, LREG_WPTR_BASE);
-    const uint32_t skip = (lctl2 >> kLctl2WriteSkipShift) & kNibble;
+    // The pointer fields span all of data memory; set bits above them point nowhere.
+    for (const auto& [kind, field] : {std::pair<unsigned, RegField>{LREG_RPTR_BASE, f.rptr_base},
+                                      std::pair<unsigned, RegField>{LREG_WPTR_BASE, f.wptr_base}})
+        if (reg(lq, kind) & ~field.mask())
+            warn(warnings, cfg, lq, layer, kind,
+                 "pointer " + to_hex(reg(lq, kind)) + " has bits set above its " + std::to_string(field.width) +
+                     "-bit field; the layer uses " + to_hex(field.get(reg(lq, kind))));
+    c.read_base = f.rptr_base.get(reg(lq, LREG_RPTR_BASE));
+    c.write_base = f.wptr_base.get(reg(lq, LREG_WPTR_BASE));
+    const uint32_t skip = f.wptr_inc.get(lctl2);
     c.write_stride = (skip + 1) * (c.wide_output && c.convolution ? 4 : 1);
-    c.write_pass_offset = reg(lq, LREG_WPTR_CHOFFS);
-    c.write_group_offset = c.convolution ? reg(lq, LREG_WPTR_MOFFS) : reg(lq, LREG_WPTR_TOFFS);
+    c.write_pass_offset = f.wptr_choff.get(reg(lq, LREG_WPTR_CHOFFS));
+    c.write_group_offset =
+        c.convolution ? f.wptr_moff.get(reg(lq, LREG_WPTR_MOFFS)) : f.wptr_toff.get(reg(lq, LREG_WPTR_TOFFS));
     c.quadrant_write_base.assign(cfg.quadrants, 0);
-    for (int q : enabled_quadrants) c.quadrant_write_base[q] = reg(q, LREG_WPTR_BASE);
+    for (int q : enabled_quadrants) c.quadrant_write_base[q] = f.wptr_base.get(reg(q, LREG_WPTR_BASE));
     return c;
 }
 

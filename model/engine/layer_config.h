@@ -31,14 +31,14 @@ std::string to_hex(uint64_t value);
 // One enabled processor of a layer.
 struct LayerProcessor {
     int quadrant = 0;
-    int local = 0;          // 0..processors_per_quadrant-1
-    int global = 0;         // quadrant * processors_per_quadrant + local
+    int local = 0;              // 0..processors_per_quadrant-1
+    int global = 0;             // quadrant * processors_per_quadrant + local
     bool mask_enabled = false;  // contributes weights (convolution layers)
 };
 
 struct LayerConfig {
     int layer = 0;
-    int lead_quadrant = -1;               // quadrant whose shared registers are used
+    int lead_quadrant = -1;  // quadrant whose shared registers are used
 
     // Input geometry as stored in memory (before pooling and upsampling;
     // padding excluded) and padding.
@@ -55,22 +55,22 @@ struct LayerConfig {
     uint32_t pooled_rows = 0, pooled_cols = 0;
 
     // Data formats.
-    bool chw_input = false;     // LCTL "big data": one channel per memory instance, 4 pixels/word
-    bool wide_output = false;   // 32-bit output words
+    bool chw_input = false;    // LCTL "big data": one channel per memory instance, 4 pixels/word
+    bool wide_output = false;  // 32-bit output words
 
     // Operation.
-    bool convolution = false;   // mask enables set: processors multiply with kernels
+    bool convolution = false;  // mask enables set: processors multiply with kernels
     bool conv1d = false;
-    uint32_t kernel_rows = 1, kernel_cols = 1;   // 3x3, 1x1 or k x 1 (1-D)
-    uint32_t kernel_slot_bytes = 9;              // bytes one kernel occupies in the kernel stream
-    uint32_t oned_start_byte = 0;                // kernel stream start inside the first word (1-D)
-    uint32_t passes = 1;        // input words per pixel and processor: multi-pass count or flatten length
+    uint32_t kernel_rows = 1, kernel_cols = 1;  // 3x3, 1x1 or k x 1 (1-D)
+    uint32_t kernel_slot_bytes = 9;             // bytes one kernel occupies in the kernel stream
+    uint32_t oned_start_byte = 0;               // kernel stream start inside the first word (1-D)
+    uint32_t passes = 1;  // input words per pixel and processor: multi-pass count or flatten length
     bool flatten = false;
     bool conv_transpose = false;  // input is upsampled 2x by zero insertion before the kernel
 
     // Element-wise operation on several operands read per pixel.
     uint32_t operands = 1;
-    bool eltwise = false;       // LREG_ONED element-wise enable (operands > 1)
+    bool eltwise = false;  // LREG_ONED element-wise enable (operands > 1)
     arith::EltwiseOp eltwise_op = arith::EltwiseOp::Add;
     bool pool_before_eltwise = false;
 
@@ -80,22 +80,25 @@ struct LayerConfig {
     uint32_t weight_bits = 8;
 
     // Output channels.
-    uint32_t channel_positions = 1;   // output channels per pass (from LCTL2 XPCH_MAX)
+    uint32_t channel_positions = 1;  // output channels per pass (from LCTL2 XPCH_MAX)
     uint32_t output_passes = 1;
-    uint32_t timeslots = 1;           // LREG_ONED[3:0] + 1: output time slots (passthrough timing)
+    uint32_t timeslots = 1;  // LREG_ONED[3:0] + 1: output time slots (passthrough timing)
 
     // Post-processing.
     int output_shift = 0;
     arith::Activation activation = arith::Activation::None;
-    struct Bias { int quadrant; uint32_t offset; };
+    struct Bias {
+        int quadrant;
+        uint32_t offset;
+    };
     std::vector<Bias> biases;
 
     // Pointers (word addresses; bits 16..13 select the global memory instance).
     uint32_t read_base = 0;
-    uint32_t write_base = 0;          // lead quadrant's write pointer
-    uint32_t write_stride = 1;        // words between two output pixels
-    uint32_t write_pass_offset = 0;   // words between two output passes
-    uint32_t write_group_offset = 0;  // pointer step between groups of four output channels
+    uint32_t write_base = 0;                    // lead quadrant's write pointer
+    uint32_t write_stride = 1;                  // words between two output pixels
+    uint32_t write_pass_offset = 0;             // words between two output passes
+    uint32_t write_group_offset = 0;            // pointer step between groups of four output channels
     std::vector<uint32_t> quadrant_write_base;  // per quadrant (passthrough layers write per quadrant)
 
     std::vector<LayerProcessor> processors;

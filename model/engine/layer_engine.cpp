@@ -9,23 +9,11 @@
 #include "model/engine/layer_compute.h"
 #include "model/engine/layer_config.h"
 #include "model/engine/output_writer.h"
+#include "model/sequencing.h"
 
 namespace ai8x {
 
 namespace {
-
-constexpr uint32_t kCtlEnable = 1u << 0;     // REG_CTL: quadrant runs
-constexpr uint32_t kLayerFieldMask = 0x1f;   // REG_LCNT_MAX [4:0] last layer, [12:8] first layer
-constexpr unsigned kFirstLayerShift = 8;
-constexpr unsigned kMasterShift = 9;         // REG_CTL [10:9] master quadrant
-constexpr uint32_t kMasterMask = 3;
-
-std::vector<int> enabled_quadrants(const AcceleratorState& state) {
-    std::vector<int> q;
-    for (std::size_t i = 0; i < state.quadrant.size(); ++i)
-        if (state.quadrant[i].ctl & kCtlEnable) q.push_back(static_cast<int>(i));
-    return q;
-}
 
 // Reads the layer's output from the places compute_convolution wrote it:
 // channel o sits at position o % channel_positions of output pass o / channel_positions.
@@ -99,8 +87,10 @@ void merge_warnings(std::vector<EngineWarning>& warnings) {
         auto same = std::find_if(merged.begin(), merged.end(), [&](const EngineWarning& m) {
             return !w.kind.empty() && m.kind == w.kind && m.layer == w.layer && m.reg == w.reg;
         });
-        if (same != merged.end()) same->count += w.count;
-        else merged.push_back(std::move(w));
+        if (same != merged.end())
+            same->count += w.count;
+        else
+            merged.push_back(std::move(w));
     }
     warnings = std::move(merged);
 }
@@ -109,32 +99,24 @@ LayerEngine::LayerEngine(AcceleratorState& state) : state_(state) {}
 
 EngineResult LayerEngine::run() {
     EngineResult result;
-    const std::vector<int> quadrants = enabled_quadrants(state_);
-    if (quadrants.empty()) {
-        result.warnings.push_back({-1, -1, "REG_CTL", "no quadrant enabled; nothing computed"});
-        return result;
-    }
-    // REG_CTL [10:9] names the master quadrant whose layer count rules.
-    int master = static_cast<int>((state_.quadrant[quadrants.front()].ctl >> kMasterShift) & kMasterMask);
-    if (std::find(quadrants.begin(), quadrants.end(), master) == quadrants.end()) master = quadrants.front();
-    const uint32_t lcnt = state_.quadrant[master].lcnt_max;
-    const uint32_t last = lcnt & kLayerFieldMask;
-    const uint32_t first = (lcnt >> kFirstLayerShift) & kLayerFieldMask;
-    if (last >= state_.cfg.max_layers || first > last) {
-        result.warnings.push_back({master, -1, "REG_LCNT_MAX",
-                                   "layer range " + std::to_string(first) + ".." + std::to_string(last) +
-                                       " invalid; nothing computed"});
+    // Which quadrants run and which layers they run: model/sequencing.h.
+    const SequencePlan plan = plan_sequence(state_);
+    result.warnings = plan.warnings;
+    if (!plan.runs()) {
+        for (const auto& w : result.warnings) spdlog::warn("cnn: quadrant {} {}: {}", w.quadrant, w.reg, w.message);
         return result;
     }
     captured_ = capture_ ? &result.outputs : nullptr;
-    for (uint32_t layer = first; layer <= last; ++layer)
-        result.layers.push_back(run_layer(static_cast<int>(layer), result.warnings));
+    for (int layer : plan.layers()) result.layers.push_back(run_layer(layer, result.warnings));
     merge_warnings(result.warnings);
     for (const auto& w : result.warnings) {
+        // The quadrant's hierarchical name (cnn.q1) says where; "cnn" when no quadrant applies.
+        const bool known = w.quadrant >= 0 && std::size_t(w.quadrant) < state_.names.quadrant.size();
+        const std::string where = known ? state_.names.quadrant[std::size_t(w.quadrant)] : std::string("cnn");
         if (w.count > 1)
-            spdlog::warn("cnn: quadrant {} layer {} {}: {} ({} times)", w.quadrant, w.layer, w.reg, w.message, w.count);
+            spdlog::warn("{}: layer {} {}: {} ({} times)", where, w.layer, w.reg, w.message, w.count);
         else
-            spdlog::warn("cnn: quadrant {} layer {} {}: {}", w.quadrant, w.layer, w.reg, w.message);
+            spdlog::warn("{}: layer {} {}: {}", where, w.layer, w.reg, w.message);
     }
     return result;
 }
@@ -147,25 +129,22 @@ LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warning
         return stats;
     }
     if (state_.cfg.layer_register_count <= LREG_LCTL2) {
-        warnings.push_back({-1, layer, "LREG_LCTL2",
-                            "device description has too few per-layer registers for this engine"});
+        warnings.push_back(
+            {-1, layer, "LREG_LCTL2", "device description has too few per-layer registers for this engine"});
         return stats;
     }
-    const std::vector<int> quadrants = enabled_quadrants(state_);
-    std::optional<LayerConfig> cfg = decode_layer(state_, layer, quadrants, warnings);
+    const SequencePlan plan = plan_sequence(state_);
+    std::optional<LayerConfig> cfg = decode_layer(state_, layer, plan.enabled_quadrants, warnings);
     if (!cfg) return stats;
 
     stats.in_rows = cfg->programmed_rows;
     stats.in_cols = cfg->programmed_cols;
     stats.passes = cfg->passes;
-    const auto& lreg = state_.quadrant[cfg->lead_quadrant].lreg;
-    // A layer streams when streaming mode is on and it has an input ring
-    // (docs/streaming.md §2.7); LREG_STREAM1 alone is also FIFO mode's start count.
-    constexpr uint32_t kCtlStreaming = 1u << 14;
-    stats.streaming = (state_.quadrant[cfg->lead_quadrant].ctl & kCtlStreaming) && lreg[LREG_FMAX][layer] != 0;
+    // LREG_STREAM1 alone is also FIFO mode's start count; streaming needs an input ring.
+    stats.streaming = layer_streams(state_, plan, cfg->lead_quadrant, layer);
     if (stats.streaming && !hooks.input)
-        warnings.push_back({cfg->lead_quadrant, layer, "LREG_STREAM1",
-                            "streaming layer computed as if all input were in memory"});
+        warnings.push_back(
+            {cfg->lead_quadrant, layer, "LREG_STREAM1", "streaming layer computed as if all input were in memory"});
 
     const InputPlanes input = fetch_inputs(state_, *cfg, warnings, hooks.input);
     stats.input_reads = input.word_reads;

@@ -18,7 +18,7 @@ namespace ai8x {
 struct EngineWarning {
     int quadrant = -1;
     int layer = -1;
-    std::string reg;      // register name, e.g. "LREG_WPTR_BASE"
+    std::string reg;  // register name, e.g. "LREG_WPTR_BASE"
     std::string message;
     // Warnings with a kind are reported once per (layer, register, kind);
     // count says how many occurrences were merged into this one.
@@ -33,12 +33,12 @@ void merge_warnings(std::vector<EngineWarning>& warnings);
 // What one layer did; consumed by the timing model and the reports.
 struct LayerStats {
     int layer = 0;
-    uint64_t macs = 0;            // multiply-accumulates performed
-    uint64_t input_reads = 0;     // data memory words read (incl. padding/pooling reads)
-    uint64_t output_writes = 0;   // data memory words written
-    uint32_t in_rows = 0, in_cols = 0;     // programmed rows/columns (incl. padding)
+    uint64_t macs = 0;                  // multiply-accumulates performed
+    uint64_t input_reads = 0;           // data memory words read (incl. padding/pooling reads)
+    uint64_t output_writes = 0;         // data memory words written
+    uint32_t in_rows = 0, in_cols = 0;  // programmed rows/columns (incl. padding)
     uint32_t out_rows = 0, out_cols = 0;
-    uint32_t passes = 1;          // multi-pass count
+    uint32_t passes = 1;  // multi-pass count
     bool streaming = false;
 };
 
@@ -57,7 +57,7 @@ struct StreamHazard {
     int layer = -1;
     uint32_t address = 0;
     uint64_t cycle = 0;
-    std::string kind;     // "read_before_write" (§6.1), "stale_read" / "overrun" (§6.2), "deadlock"
+    std::string kind;  // "read_before_write" (§6.1), "stale_read" / "overrun" (§6.2), "deadlock"
     uint64_t count = 0;
     std::string message;
 };

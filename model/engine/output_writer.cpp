@@ -4,9 +4,8 @@
 
 namespace ai8x {
 
-OutputWriter::OutputWriter(AcceleratorState& state, const LayerConfig& cfg,
-                           std::vector<EngineWarning>& warnings)
-    : state_(state), cfg_(cfg), warnings_(warnings) {
+OutputWriter::OutputWriter(AcceleratorState& state, const LayerConfig& cfg, std::vector<EngineWarning>& warnings)
+    : state_(state), cfg_(cfg), warnings_(warnings), writes_(state.data_sram_arrays.size(), 0) {
     while ((1u << word_bits_) < state.cfg.data_sram.words) ++word_bits_;
 }
 
@@ -18,6 +17,7 @@ bool OutputWriter::locate(int quadrant, uint32_t base, uint32_t t, uint64_t word
         const uint64_t instance = start >> word_bits_;
         const uint64_t offset = (start & ((uint64_t{1} << word_bits_) - 1)) + word_offset;
         word = instance < state_.data_sram.size() ? sink_->word(static_cast<uint32_t>(instance), offset) : nullptr;
+        last_instance_ = static_cast<uint32_t>(instance);
         if (word) return true;
         if (!warned_)
             warnings_.push_back({quadrant, cfg_.layer, "LREG_WPTR_BASE",
@@ -41,6 +41,7 @@ bool OutputWriter::locate(int quadrant, uint32_t base, uint32_t t, uint64_t word
         return false;
     }
     word = &state_.data_sram[instance][index];
+    last_instance_ = static_cast<uint32_t>(instance);
     if (written) *written = &state_.data_written[instance][index];
     return true;
 }
@@ -50,6 +51,7 @@ void OutputWriter::write8(int quadrant, uint32_t base, uint32_t t, uint64_t word
     uint8_t* written = nullptr;
     if (!locate(quadrant, base, t, word_offset, word, &written)) return;
     if (written) *written = 1;
+    count_write();
     const unsigned shift = 8 * (t % 4);
     *word = (*word & ~(0xffu << shift)) | (static_cast<uint32_t>(static_cast<uint8_t>(value)) << shift);
 }
@@ -59,7 +61,20 @@ void OutputWriter::write32(int quadrant, uint32_t base, uint32_t t, uint64_t wor
     uint8_t* written = nullptr;
     if (!locate(quadrant, base, t, word_offset + t % 4, word, &written)) return;
     if (written) *written = 1;
+    count_write();
     *word = static_cast<uint32_t>(value);
+}
+
+void OutputWriter::count_write() {
+    // One output value (an 8-bit lane or a 32-bit word) stored by the layer;
+    // tallied here and handed to the instances once, when the writer goes.
+    ++writes_[last_instance_];
+}
+
+OutputWriter::~OutputWriter() {
+    const auto layer = static_cast<std::size_t>(cfg_.layer);
+    for (std::size_t i = 0; i < writes_.size(); ++i)
+        if (writes_[i]) state_.data_sram_arrays[i].activity.by_layer[layer].writes += writes_[i];
 }
 
 bool OutputWriter::read8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t& value) {

@@ -32,6 +32,9 @@ public:
 class OutputWriter {
 public:
     OutputWriter(AcceleratorState& state, const LayerConfig& cfg, std::vector<EngineWarning>& warnings);
+    ~OutputWriter();
+    OutputWriter(const OutputWriter&) = delete;
+    OutputWriter& operator=(const OutputWriter&) = delete;
 
     // Writes one 8-bit result into byte lane t % 4 of its word.
     void write8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t value);
@@ -51,10 +54,14 @@ private:
     bool locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word,
                 uint8_t** written = nullptr);
 
+    void count_write();  // activity of the instance locate() found last
+
     AcceleratorState& state_;
     const LayerConfig& cfg_;
+    uint32_t last_instance_ = 0;
+    std::vector<uint64_t> writes_;  // output values stored per data memory instance
     std::vector<EngineWarning>& warnings_;
-    unsigned word_bits_ = 0;   // log2(words per instance)
+    unsigned word_bits_ = 0;  // log2(words per instance)
     bool warned_ = false;
     OutputWordSink* sink_ = nullptr;
 };

@@ -4,7 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
-#include "model/registers/quadrant_registers.h"
+#include "model/registers/register_fields.h"
 
 namespace ai8x {
 
@@ -13,15 +13,17 @@ namespace {
 constexpr unsigned kSlotByteOfWeight[9] = {0, 7, 6, 5, 4, 11, 10, 9, 8};
 }  // namespace
 
-KernelMemoryPort::KernelMemoryPort(AcceleratorState& s, uint32_t q, uint64_t base, const uint32_t& ctl)
-    : MemoryPort("q" + std::to_string(q) + ".kernel", s.cfg.kernel_mem, q, base), state_(s), ctl_(ctl) {}
+KernelMemoryPort::KernelMemoryPort(std::string name, const DeviceConfig& cfg, uint32_t q, uint64_t base,
+                                   std::vector<KernelArray*> instances, const uint32_t& ctl)
+    : MemoryPort(std::move(name), cfg.kernel_mem, q, base),
+      instances_(std::move(instances)),
+      ctl_(ctl),
+      mexpress_(register_fields(cfg).ctl.mexpress) {}
 
-KernelWord& KernelMemoryPort::word_at(uint32_t instance, uint32_t word) {
-    return state_.kernel[quadrant_ * geo_.instances_per_quadrant + instance][word];
-}
+KernelWord& KernelMemoryPort::word_at(uint32_t instance, uint32_t word) { return instances_[instance]->words[word]; }
 
 void KernelMemoryPort::transport(tlm::tlm_generic_payload& trans, uint64_t offset) {
-    const bool express = (ctl_ & ctl::kMexpress) != 0;
+    const bool express = mexpress_.is_set(ctl_);
     if (!express) streaming_ = false;
     if (express && trans.is_write() && trans.get_data_length() == 1 && (offset & 1)) {
         start_stream(offset);
@@ -66,8 +68,8 @@ void KernelMemoryPort::stream_word(uint32_t value, uint64_t offset) {
         if (stream_word_ >= geo_.words) {
             if (!overflow_reported_)
                 spdlog::error("{}: express kernel load at 0x{:08x} runs past word {} of processor {}; dropped", name_,
-                              address_of(offset), geo_.words - 1, quadrant_ * geo_.instances_per_quadrant +
-                              stream_instance_);
+                              address_of(offset), geo_.words - 1,
+                              quadrant_ * geo_.instances_per_quadrant + stream_instance_);
             overflow_reported_ = true;
         } else {
             KernelWord& k = word_at(stream_instance_, stream_word_);
@@ -80,6 +82,7 @@ void KernelMemoryPort::stream_word(uint32_t value, uint64_t offset) {
 }
 
 uint32_t KernelMemoryPort::read_lanes(uint32_t instance, uint32_t word, unsigned lane) {
+    ++instances_[instance]->activity.bus.reads;
     const KernelWord& k = word_at(instance, word);
     std::array<uint8_t, 16> slot{};
     for (unsigned i = 0; i < 9; ++i) slot[kSlotByteOfWeight[i]] = k[i];
@@ -99,7 +102,9 @@ void KernelMemoryPort::write_lanes(uint32_t instance, uint32_t word, unsigned la
 }
 
 void KernelMemoryPort::mark_written(uint32_t instance, uint32_t word) {
-    state_.kernel_written[quadrant_ * geo_.instances_per_quadrant + instance][word] = 1;
+    // One committed 72-bit word is one write of the memory.
+    instances_[instance]->written[word] = 1;
+    ++instances_[instance]->activity.bus.writes;
 }
 
 }  // namespace ai8x

@@ -17,13 +17,16 @@
 #include <vector>
 
 #include "model/memories/memory_port.h"
+#include "tlm/register_description.h"
 
 namespace ai8x {
 
 class KernelMemoryPort : public MemoryPort {
 public:
+    // `instances` are the quadrant's kernel memories (owned by its processors);
     // `ctl` is the quadrant's REG_CTL cell (the MEXPRESS bit selects the protocol).
-    KernelMemoryPort(AcceleratorState& state, uint32_t quadrant, uint64_t base, const uint32_t& ctl);
+    KernelMemoryPort(std::string name, const DeviceConfig& cfg, uint32_t quadrant, uint64_t base,
+                     std::vector<KernelArray*> instances, const uint32_t& ctl);
 
     void transport(tlm::tlm_generic_payload& trans, uint64_t offset) override;
 
@@ -37,12 +40,13 @@ private:
     void start_stream(uint64_t offset);
     void stream_word(uint32_t value, uint64_t offset);
 
-    AcceleratorState& state_;
+    std::vector<KernelArray*> instances_;
     const uint32_t& ctl_;
+    RegField mexpress_;  // REG_CTL.MEXPRESS, resolved once (checked on every access)
 
     std::array<uint8_t, 16> staged_{};  // four-write protocol: the slot image being assembled
 
-    bool streaming_ = false;            // express protocol state
+    bool streaming_ = false;  // express protocol state
     uint32_t stream_instance_ = 0;
     uint32_t stream_word_ = 0;
     std::vector<uint8_t> stream_bytes_;

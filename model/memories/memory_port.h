@@ -50,32 +50,31 @@ protected:
 template <typename T>
 class SlotArrayPort : public MemoryPort {
 public:
-    using Storage = std::vector<std::vector<T>> AcceleratorState::*;
-
-    // `kind` names the array in messages ("q1.tram"); `storage` selects it in the state.
-    // `written`, if given, selects the array whose cell is set to 1 on every write.
-    SlotArrayPort(AcceleratorState& state, uint32_t quadrant, uint64_t base, const char* kind,
-                  const ArrayGeometry& geometry, Storage storage,
-                  std::vector<std::vector<uint8_t>> AcceleratorState::*written = nullptr)
-        : MemoryPort("q" + std::to_string(quadrant) + "." + kind, geometry, quadrant, base),
-          state_(state), storage_(storage), written_(written) {}
+    // `instances` are this quadrant's instances, owned by its modules, in bus
+    // order. With `track_written`, every write marks the word as written.
+    SlotArrayPort(std::string name, const ArrayGeometry& geometry, uint32_t quadrant, uint64_t base,
+                  std::vector<MemoryArray<T>*> instances, bool track_written)
+        : MemoryPort(std::move(name), geometry, quadrant, base),
+          instances_(std::move(instances)),
+          track_written_(track_written) {}
 
 protected:
-    uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned) override { return cell(instance, word); }
+    uint32_t read_lanes(uint32_t instance, uint32_t word, unsigned) override {
+        MemoryArray<T>& m = *instances_[instance];
+        ++m.activity.bus.reads;
+        return m.words[word];
+    }
     void write_lanes(uint32_t instance, uint32_t word, unsigned, uint32_t value, uint32_t byte_mask) override {
-        T& c = cell(instance, word);
+        MemoryArray<T>& m = *instances_[instance];
+        T& c = m.words[word];
         c = static_cast<T>((uint32_t(c) & ~byte_mask) | (value & byte_mask));
-        if (written_) (state_.*written_)[quadrant_ * geo_.instances_per_quadrant + instance][word] = 1;
+        if (track_written_) m.written[word] = 1;
+        ++m.activity.bus.writes;
     }
 
 private:
-    T& cell(uint32_t instance, uint32_t word) {
-        return (state_.*storage_)[quadrant_ * geo_.instances_per_quadrant + instance][word];
-    }
-
-    AcceleratorState& state_;
-    Storage storage_;
-    std::vector<std::vector<uint8_t>> AcceleratorState::*written_;
+    std::vector<MemoryArray<T>*> instances_;
+    bool track_written_;
 };
 
 }  // namespace ai8x

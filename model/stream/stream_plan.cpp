@@ -4,18 +4,12 @@
 #include <string>
 
 #include "model/registers/quadrant_registers.h"
+#include "model/registers/register_fields.h"
+#include "model/sequencing.h"
 
 namespace ai8x {
 
 namespace {
-
-using namespace stream_fields;
-
-constexpr uint32_t kCtlEnable = 1u << 0;
-constexpr unsigned kMasterShift = 9;
-constexpr uint32_t kMasterMask = 3;
-constexpr uint32_t kLayerFieldMask = 0x1f;
-constexpr unsigned kFirstLayerShift = 8;
 
 void warn(StreamPlan& p, int quadrant, int layer, const std::string& reg, const std::string& msg) {
     p.warnings.push_back({quadrant, layer, reg, msg, "", 1});  // no kind: every static check is kept
@@ -32,9 +26,7 @@ struct Range {
     uint32_t instance, begin, end;  // words [begin, end) of a global instance
 };
 
-bool overlap(const Range& a, const Range& b) {
-    return a.instance == b.instance && a.begin < b.end && b.begin < a.end;
-}
+bool overlap(const Range& a, const Range& b) { return a.instance == b.instance && a.begin < b.end && b.begin < a.end; }
 
 // The instances a layer reads: one per group of processors sharing a memory.
 std::vector<uint32_t> read_instances(const DeviceConfig& cfg, const LayerConfig& c) {
@@ -57,10 +49,8 @@ void static_checks(const AcceleratorState& state, StreamPlan& p) {
         const StreamLayer& s = p.chain[k];
         const int l = s.layer();
         const int q = s.cfg.lead_quadrant;
-        if (s.start == 0)
-            warn(p, q, l, "LREG_STREAM1", "stream start is 0 in a streaming layer");
-        if (s.fifo_go)
-            warn(p, q, l, "LREG_STREAM1", "FIFO_GO (bit 25) set; this device has no FIFO_GO, bit stored only");
+        if (s.start == 0) warn(p, q, l, "LREG_STREAM1", "stream start is 0 in a streaming layer");
+        if (s.fifo_go) warn(p, q, l, "LREG_STREAM1", "FIFO_GO set; this device has no FIFO_GO, bit stored only");
         if (s.fmax % s.cfg.passes != 0)
             warn(p, q, l, "LREG_FMAX",
                  "rollover " + std::to_string(s.fmax) + " is not a multiple of the " + std::to_string(s.cfg.passes) +
@@ -155,20 +145,22 @@ StreamPlan make_stream_plan(const AcceleratorState& state) {
     const DeviceConfig& cfg = state.cfg;
     StreamPlan p;
     p.device = &cfg;
-    for (std::size_t i = 0; i < state.quadrant.size(); ++i)
-        if (state.quadrant[i].ctl & kCtlEnable) p.quadrants.push_back(static_cast<int>(i));
-    if (p.quadrants.empty()) return p;
-    int master = static_cast<int>((state.quadrant[p.quadrants.front()].ctl >> kMasterShift) & kMasterMask);
-    if (std::find(p.quadrants.begin(), p.quadrants.end(), master) == p.quadrants.end()) master = p.quadrants.front();
+    const RegisterFields& f = register_fields(cfg);
+    // Quadrants, master and layer range: model/sequencing.h.
+    const SequencePlan seq = plan_sequence(state);
+    p.warnings = seq.warnings;  // FIFO mode reports them with the plan's (StreamSession::finish)
+    p.quadrants = seq.enabled_quadrants;
+    if (seq.master < 0) return p;
+    const int master = seq.master;
     p.master = master;
     const QuadrantRegisters& mq = state.quadrant[master];
-    p.last_layer = static_cast<int>(mq.lcnt_max & kLayerFieldMask);
-    p.first_layer = static_cast<int>((mq.lcnt_max >> kFirstLayerShift) & kLayerFieldMask);
-    p.fifo_mode = mq.ctl & kCtlFifo;
-    p.streaming = mq.ctl & kCtlStreaming;
-    p.fifo_enables = (state.fifo_ctl >> kFifoEnableShift) & kFifoEnableMask;
-    p.frame_words = mq.ifrm & kIfrmMask;
-    if (static_cast<uint32_t>(p.last_layer) >= cfg.max_layers) return p;
+    p.last_layer = seq.last_layer;
+    p.first_layer = seq.first_layer;
+    p.fifo_mode = seq.fifo_mode;
+    p.streaming = seq.streaming;
+    p.fifo_enables = f.fifo.enable.get(state.fifo_ctl);
+    p.frame_words = f.ifrm.get(mq.ifrm);
+    if (!seq.layer_range_valid) return p;
 
     std::vector<EngineWarning> decode_warnings;
     auto lreg = [&](int q, unsigned kind, int l) { return state.quadrant[q].lreg[kind][l]; };
@@ -177,7 +169,7 @@ StreamPlan make_stream_plan(const AcceleratorState& state) {
         std::optional<LayerConfig> c0 = decode_layer(state, l0, p.quadrants, decode_warnings);
         if (c0) {
             p.chw = c0->chw_input;
-            p.layer0_start = lreg(c0->lead_quadrant, LREG_STREAM1, l0) & kStartMask;
+            p.layer0_start = f.layer.stream_start.get(lreg(c0->lead_quadrant, LREG_STREAM1, l0));
             const uint64_t pixels = uint64_t{c0->in_rows} * c0->in_cols;
             const uint64_t expect = c0->chw_input ? (pixels + 3) / 4 : pixels;
             if (p.frame_words == 0)
@@ -189,8 +181,8 @@ StreamPlan make_stream_plan(const AcceleratorState& state) {
         }
         if (p.fifo_enables == 0) warn(p, master, l0, "FIFO_CTL", "FIFO mode without any enabled FIFO");
     }
-    if (p.streaming && p.fifo_mode && !(mq.ctl & kCtlStreamFifo))
-        warn(p, master, l0, "REG_CTL", "streaming with FIFOs but bit 19 clear; generated firmware always sets it");
+    if (p.streaming && p.fifo_mode && !f.ctl.lilbuf.is_set(mq.ctl))
+        warn(p, master, l0, "REG_CTL", "streaming with FIFOs but LILBUF clear; generated firmware always sets it");
 
     const unsigned bits = word_bits(cfg);
     int l = l0;
@@ -201,8 +193,8 @@ StreamPlan make_stream_plan(const AcceleratorState& state) {
             std::optional<LayerConfig> c = decode_layer(state, l, p.quadrants, decode_warnings);
             if (!c) break;
             const int q = c->lead_quadrant;
-            const uint32_t fmax = lreg(q, LREG_FMAX, l) & kFmaxMask;
-            if (fmax == 0) break;
+            if (!layer_streams(state, seq, q, l)) break;
+            const uint32_t fmax = f.layer.fbuf_max.get(lreg(q, LREG_FMAX, l));
             if (p.chain.size() == cfg.max_stream_layers) {
                 warn(p, q, l, "LREG_FMAX",
                      "more than " + std::to_string(cfg.max_stream_layers) +
@@ -211,38 +203,38 @@ StreamPlan make_stream_plan(const AcceleratorState& state) {
             }
             StreamLayer s;
             const uint32_t s1 = lreg(q, LREG_STREAM1, l), s2 = lreg(q, LREG_STREAM2, l), tp = lreg(q, LREG_TPTR, l);
-            s.start = s1 & kStartMask;
-            s.fifo_go = s1 & kFifoGo;
-            s.invol = s2 & kInvolMask;
-            s.delta1 = (s2 >> kDelta1Shift) & kDelta1Mask;
-            s.delta2 = (s2 >> kDelta2Shift) & kDelta2Mask;
+            s.start = f.layer.stream_start.get(s1);
+            s.fifo_go = f.layer.fifo_go.is_set(s1);
+            s.invol = f.layer.invol.get(s2);
+            s.delta1 = f.layer.delta1.get(s2);
+            s.delta2 = f.layer.delta2.get(s2);
             s.fmax = fmax;
-            s.tptr_max = tp & kTptrMask;
-            s.tptr_sad = (tp >> kTptrSadShift) & kTptrMask;
+            s.tptr_max = f.layer.tptr_max.get(tp);
+            s.tptr_sad = f.layer.tptr_sad.get(tp);
             s.scan_rows = c->pooled_rows + 2 * c->pad_rows;
             s.scan_cols = c->pooled_cols + 2 * c->pad_cols;
             s.out_rows = s.scan_rows >= c->kernel_rows ? s.scan_rows - c->kernel_rows + 1 : 0;
             s.out_cols = s.scan_cols >= c->kernel_cols ? s.scan_cols - c->kernel_cols + 1 : 0;
             s.ring_offset = c->read_base & ((1u << bits) - 1);
             for (int oq : p.quadrants) {
-                if (oq == q || (lreg(oq, LREG_ENA, l) & 0xffff) == 0) continue;
-                for (unsigned kind : {unsigned(LREG_STREAM1), unsigned(LREG_STREAM2), unsigned(LREG_FMAX),
-                                      unsigned(LREG_RPTR_BASE)})
+                if (oq == q || f.layer.pro_en.get(lreg(oq, LREG_ENA, l)) == 0) continue;
+                for (unsigned kind :
+                     {unsigned(LREG_STREAM1), unsigned(LREG_STREAM2), unsigned(LREG_FMAX), unsigned(LREG_RPTR_BASE)})
                     if (lreg(oq, kind, l) != lreg(q, kind, l))
-                        warn(p, oq, l, layer_register_name(kind),
+                        warn(p, oq, l, layer_register_name(cfg, kind),
                              "differs from quadrant " + std::to_string(q) + "; using quadrant " + std::to_string(q));
             }
             p.chain.push_back(std::move(s));
             p.chain.back().cfg = *c;
         }
         if (p.chain.empty())
-            warn(p, master, l0, "LREG_FMAX", "REG_CTL streaming bit set but layer " + std::to_string(l0) +
-                                                 " has no rollover; nothing streams");
+            warn(p, master, l0, "LREG_FMAX",
+                 "REG_CTL streaming bit set but layer " + std::to_string(l0) + " has no rollover; nothing streams");
     }
     // Rollover values after the chain mean the registers intended a longer or gapped chain.
     for (int k = l + (p.streaming ? 1 : 0); k <= p.last_layer; ++k)
         for (int q : p.quadrants)
-            if (lreg(q, LREG_FMAX, k) & kFmaxMask) {
+            if (f.layer.fbuf_max.get(lreg(q, LREG_FMAX, k)) != 0) {
                 warn(p, q, k, "LREG_FMAX",
                      p.streaming ? "rollover set on a layer after the streaming chain ended; ignored"
                                  : "rollover set while REG_CTL streaming bit is clear; ignored");

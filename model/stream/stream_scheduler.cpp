@@ -127,8 +127,8 @@ bool StreamScheduler::ready(std::size_t index) const {
         const uint64_t r = received_pixels();
         if (r >= frame) return true;
         const uint64_t sw = c.conv1d ? 1 : c.pool_stride;
-        const uint64_t window_end = (uint64_t{c.pool_stride} * at.i + c.pool_rows - 1) * c.in_cols + sw * at.j +
-                                    c.pool_cols;
+        const uint64_t window_end =
+            (uint64_t{c.pool_stride} * at.i + c.pool_rows - 1) * c.in_cols + sw * at.j + c.pool_cols;
         return r >= std::min<uint64_t>(s.start, frame) && r >= window_end;
     }
     if (pos_[index - 1] >= plan_.chain[index - 1].positions()) return true;  // producer done
@@ -207,7 +207,8 @@ void StreamScheduler::run_position(std::size_t index) {
         if (at.i == 0 && at.j == 0) reports_[index].first_read_cycle = cycle_;
         check_read(index, at.i, at.j);
     }
-    const uint64_t cycles = cost_(index, static_cast<uint32_t>(p / s.scan_cols), static_cast<uint32_t>(p % s.scan_cols));
+    const uint64_t cycles =
+        cost_(index, static_cast<uint32_t>(p / s.scan_cols), static_cast<uint32_t>(p % s.scan_cols));
     LayerReport& rep = reports_[index];
     if (p == 0) rep.first_cycle = cycle_;
     cycle_ += cycles;
@@ -245,10 +246,9 @@ StreamStep StreamScheduler::step(uint64_t words_available) {
             // cannot start: the registers deadlock the stream (§6.1, layer 0). The model moves
             // the word anyway, overwriting a needed slot, so the run ends and reports it.
             report(0, "overrun", words_ * plan_.pixels_per_word(),
-                   "layer " + std::to_string(plan_.chain.front().layer()) + ": FIFO word " +
-                       std::to_string(words_) + " has no free ring slot (LREG_FMAX=" +
-                       std::to_string(plan_.chain.front().fmax) + ", stream start " +
-                       std::to_string(plan_.chain.front().start) +
+                   "layer " + std::to_string(plan_.chain.front().layer()) + ": FIFO word " + std::to_string(words_) +
+                       " has no free ring slot (LREG_FMAX=" + std::to_string(plan_.chain.front().fmax) +
+                       ", stream start " + std::to_string(plan_.chain.front().start) +
                        "); the stream would deadlock, the model overwrites the slot");
             ++words_;
             continue;
@@ -257,8 +257,8 @@ StreamStep StreamScheduler::step(uint64_t words_available) {
         // but never loop forever: run the first unfinished layer.
         for (std::size_t k = 0; k < n; ++k)
             if (pos_[k] < plan_.chain[k].positions()) {
-                report(k, "deadlock", 0, "layer " + std::to_string(plan_.chain[k].layer()) +
-                                             " cannot become ready; forced to run");
+                report(k, "deadlock", 0,
+                       "layer " + std::to_string(plan_.chain[k].layer()) + " cannot become ready; forced to run");
                 const uint64_t before = cycle_;
                 run_position(k);
                 return StreamStep{StreamStep::Ran, plan_.chain[k].layer(), cycle_ - before, 0};

@@ -26,9 +26,9 @@ namespace ai8x {
 struct StreamStep {
     enum Kind { Ran, NeedFifo, Done };
     Kind kind = Done;
-    int layer = -1;            // Ran: the layer that ran one scan position
-    uint64_t cycles = 0;       // Ran: its CNN cycles
-    uint64_t need_word = 0;    // NeedFifo: index (per enabled FIFO) of the frame word needed next
+    int layer = -1;          // Ran: the layer that ran one scan position
+    uint64_t cycles = 0;     // Ran: its CNN cycles
+    uint64_t need_word = 0;  // NeedFifo: index (per enabled FIFO) of the frame word needed next
 };
 
 // Cycles of scan position (row, col) of chain layer `index` (padded frame coordinates).
@@ -46,7 +46,7 @@ public:
 
     bool done() const;
     uint64_t consumed_words() const { return words_; }
-    uint64_t cycle() const { return cycle_; }        // position costs + stalls so far
+    uint64_t cycle() const { return cycle_; }  // position costs + stalls so far
     uint64_t stall_cycles() const { return stalls_; }
     void add_stall(uint64_t cycles);
 
@@ -58,12 +58,12 @@ public:
 
     struct LayerReport {
         int layer = -1;
-        uint64_t work_cycles = 0;        // sum of its position costs
+        uint64_t work_cycles = 0;                  // sum of its position costs
         uint64_t first_cycle = 0, last_cycle = 0;  // span on the chain's timeline
-        uint64_t first_read_cycle = 0;   // when its first real (non-padding) read happened
-        int64_t min_margin = 0;          // smallest T - N over its real reads (layers > 0)
-        uint64_t max_ring_pixels = 0;    // most ring pixels still needed at a read
-        uint64_t ring_pixels = 0;        // ring capacity in pixels
+        uint64_t first_read_cycle = 0;             // when its first real (non-padding) read happened
+        int64_t min_margin = 0;                    // smallest T - N over its real reads (layers > 0)
+        uint64_t max_ring_pixels = 0;              // most ring pixels still needed at a read
+        uint64_t ring_pixels = 0;                  // ring capacity in pixels
     };
     const std::vector<LayerReport>& layers() const { return reports_; }
 
@@ -74,7 +74,10 @@ public:
     int64_t need(std::size_t index, uint32_t i, uint32_t j) const;
 
 private:
-    struct Real { bool real; uint32_t i, j; };
+    struct Real {
+        bool real;
+        uint32_t i, j;
+    };
     Real real_at(std::size_t index, uint64_t position) const;
     bool ready(std::size_t index) const;
     void run_position(std::size_t index);
@@ -88,8 +91,8 @@ private:
     const StreamPlan& plan_;
     PositionCost cost_;
     Policy policy_;
-    std::vector<uint64_t> pos_;          // P[l]
-    uint64_t words_ = 0;                 // frame words moved into the ring (per FIFO)
+    std::vector<uint64_t> pos_;  // P[l]
+    uint64_t words_ = 0;         // frame words moved into the ring (per FIFO)
     uint64_t cycle_ = 0, stalls_ = 0;
     std::vector<StreamHazard> hazards_;
     std::vector<std::vector<uint64_t>> progress_;

@@ -28,7 +28,8 @@ void StreamSession::deliver(unsigned fifo, uint32_t word) {
 void StreamSession::run_with_frame(const std::vector<std::vector<uint32_t>>& words) {
     uint64_t available = ~uint64_t{0};
     for (unsigned i = 0; i < frame_.size(); ++i)
-        if (plan_.fifo_enables >> i & 1) available = std::min<uint64_t>(available, i < words.size() ? words[i].size() : 0);
+        if (plan_.fifo_enables >> i & 1)
+            available = std::min<uint64_t>(available, i < words.size() ? words[i].size() : 0);
     if (available == ~uint64_t{0}) available = 0;
     uint64_t delivered = 0;
     for (;;) {
@@ -75,7 +76,7 @@ EngineResult StreamSession::finish(bool capture_layers) {
                 state_.data_written[inst][rptr + k] = 1;  // the FIFO wrote it (unwritten-read warnings)
             });
     } else {
-        const std::vector<std::vector<uint32_t>> before = state_.data_sram;
+        const std::vector<std::vector<uint32_t>> before = state_.data_sram.snapshot();
         const auto& progress = scheduler_->read_progress();
         std::unique_ptr<RingShadow> input;
         if (plan_.fifo_mode) {
@@ -88,8 +89,7 @@ EngineResult StreamSession::finish(bool capture_layers) {
             });
         } else {
             result.warnings.push_back({plan_.master, plan_.first_layer, "REG_CTL",
-                                       "streaming without FIFO input: layer 0 reads data memory as it is",
-                                       "", 1});
+                                       "streaming without FIFO input: layer 0 reads data memory as it is", "", 1});
         }
         for (std::size_t k = 0; k < plan_.chain.size(); ++k) {
             const StreamLayer& s = plan_.chain[k];
@@ -125,7 +125,7 @@ EngineResult StreamSession::finish(bool capture_layers) {
 
 InferenceCycles StreamSession::timing() const {
     InferenceCycles t;
-    if (!plan_.quadrants.empty()) t = inference_cycles(TimingModel(timing_), state_, plan_.quadrants, plan_.master);
+    t = inference_cycles(TimingModel(timing_), state_, plan_sequence(state_));
     // Chain positions cost what they cost in a non-streaming layer (§7), so the
     // per-layer cycles already hold the chain's work; stalls come on top.
     t.stall_cycles = scheduler_->stall_cycles();

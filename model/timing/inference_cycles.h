@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "model/accel_state.h"
+#include "model/sequencing.h"
 #include "model/timing/timing_model.h"
 
 namespace ai8x {
@@ -24,17 +25,16 @@ struct StreamSpan {
 
 struct InferenceCycles {
     uint64_t startup = 0;
-    std::vector<TimedLayer> layers;  // layers that decode; the others cost nothing
-    uint64_t stall_cycles = 0;       // FIFO mode: cycles spent waiting for input words
+    std::vector<TimedLayer> layers;        // layers that decode; the others cost nothing
+    uint64_t stall_cycles = 0;             // FIFO mode: cycles spent waiting for input words
     std::vector<StreamSpan> stream_spans;  // streaming layers only
 
     uint64_t total() const;
 };
 
-// Times layers 0..REG_LCNT_MAX (of quadrant `master`) over the enabled
-// `quadrants`. Layers that do not decode are left out; the layer engine reports
-// why when it runs them.
-InferenceCycles inference_cycles(const TimingModel& model, const AcceleratorState& state,
-                                 const std::vector<int>& quadrants, int master);
+// Times the layers `plan` sequences (REG_LCNT_MAX start to last layer of the
+// master, model/sequencing.h) over its enabled quadrants. Layers that do not
+// decode are left out; the layer engine reports why when it runs them.
+InferenceCycles inference_cycles(const TimingModel& model, const AcceleratorState& state, const SequencePlan& plan);
 
 }  // namespace ai8x

@@ -22,16 +22,15 @@ int64_t ScanCost::position(int64_t row, int64_t col) const {
     const bool output_row = row >= w_.kernel_rows - 1;
     const bool output = output_row && col >= w_.kernel_cols - 1;
 
-    int64_t visit = padding ? tram_words * t_.read_state
-                            : w_.passes * w_.operands * w_.pool_reads * t_.read_state;
+    int64_t visit = padding ? tram_words * t_.read_state : w_.passes * w_.operands * w_.pool_reads * t_.read_state;
     visit += tram_words * t_.tram_write;
     if (!output) visit += t_.write_state;
     // Op-first layers step each data column once per pass.
     int64_t cycles = visit * ((pad_col || w_.pool_first) ? 1 : w_.passes);
     if (output_row && col == frame_cols() - 1) {
         const int64_t single_channel = (w_.output_channels == 1 && w_.passes == 1) ? 1 : 0;
-        cycles += (w_.passes * w_.output_cols() * w_.output_channels + w_.output_channels * single_channel) *
-                  t_.write_state;
+        cycles +=
+            (w_.passes * w_.output_cols() * w_.output_channels + w_.output_channels * single_channel) * t_.write_state;
     }
     return cycles;
 }

@@ -2,17 +2,18 @@
 
 #include <sstream>
 
+#include "model/registers/register_fields.h"
+
 namespace ai8x {
 
 namespace {
 
-constexpr uint32_t kTimeslotMask = 0xf;   // LREG_ONED [3:0]: time slots - 1
 constexpr uint32_t kPassthroughMaskUnit = 8;  // passthrough MCNT counts output passes in steps of 8
 
 // States spent at one column position of the frame, for one visit.
 struct Position {
-    bool padding = false;   // padding row or column: reads zero, no memory access
-    bool output = false;    // the kernel window is full here: processors produce output
+    bool padding = false;  // padding row or column: reads zero, no memory access
+    bool output = false;   // the kernel window is full here: processors produce output
 };
 
 }  // namespace
@@ -33,7 +34,8 @@ LayerCycles LayerCycles::scaled(int64_t n) const {
 
 uint32_t layer_timeslots(const AcceleratorState& state, const LayerConfig& layer) {
     if (layer.lead_quadrant < 0) return 1;
-    return (state.quadrant[layer.lead_quadrant].lreg[LREG_ONED][layer.layer] & kTimeslotMask) + 1;
+    const RegField tscnt_max = register_fields(state.cfg).layer.tscnt_max;
+    return tscnt_max.get(state.quadrant[layer.lead_quadrant].lreg[LREG_ONED][layer.layer]) + 1;
 }
 
 LayerWalk layer_walk(const LayerConfig& c, const AccelTiming& timing, uint32_t timeslots) {
@@ -64,8 +66,7 @@ LayerWalk layer_walk(const LayerConfig& c, const AccelTiming& timing, uint32_t t
         // A pooled passthrough that writes several output passes re-reads the
         // input: the chip needs 2n-1 read passes for n input passes.
         const uint32_t out_passes = c.mask_end / kPassthroughMaskUnit + 1;
-        if (timing.passthrough_pool_double_pass && out_passes > 1 && w.pool_reads > 1)
-            w.passes = 2 * w.passes - 1;
+        if (timing.passthrough_pool_double_pass && out_passes > 1 && w.pool_reads > 1) w.passes = 2 * w.passes - 1;
         w.output_channels = 0;
     } else {
         const int64_t kernels = int64_t(c.mask_end - c.mask_start) / c.weight_bits + 1;
@@ -128,8 +129,7 @@ LayerCycles TimingModel::layer_breakdown(const LayerWalk& w) const {
         }
         if (output_row) {
             LayerCycles out;
-            out.write = (w.passes * out_cols * w.output_channels + w.output_channels * single_channel) *
-                        t.write_state;
+            out.write = (w.passes * out_cols * w.output_channels + w.output_channels * single_channel) * t.write_state;
             total += out;
         }
     }
@@ -139,8 +139,7 @@ LayerCycles TimingModel::layer_breakdown(const LayerWalk& w) const {
         // Before an op-first multi-pass layer the sequencer pre-reads, per
         // kernel of offset, every padding position that feeds an output.
         const int64_t positions = (w.rows + 2 * w.pad_rows - w.kernel_cols + 1) * w.pad_cols +
-                                  (w.cols + 2 * w.pad_cols - w.kernel_rows + 1) * w.pad_rows -
-                                  w.pad_rows * w.pad_cols;
+                                  (w.cols + 2 * w.pad_cols - w.kernel_rows + 1) * w.pad_rows - w.pad_rows * w.pad_cols;
         total.setup += positions * w.kernel_offset;
     }
     return total;
@@ -157,8 +156,8 @@ uint64_t TimingModel::layer_cycles(const LayerConfig& layer, uint32_t timeslots)
 
 std::string describe(const LayerCycles& c) {
     std::ostringstream os;
-    os << "read " << c.read << " pool " << c.pool << " pad " << c.pad << " tram " << c.tram << " write "
-       << c.write << " setup " << c.setup;
+    os << "read " << c.read << " pool " << c.pool << " pad " << c.pad << " tram " << c.tram << " write " << c.write
+       << " setup " << c.setup;
     return os.str();
 }
 

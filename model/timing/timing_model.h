@@ -26,12 +26,12 @@ namespace ai8x {
 
 // Where the cycles of one layer go; the fields sum to the layer's cycles.
 struct LayerCycles {
-    int64_t read = 0;     // read states of data words (first word of each pooling window)
-    int64_t pool = 0;     // further read states inside pooling windows
-    int64_t pad = 0;      // read states at padding positions
-    int64_t tram = 0;     // TRAM write states
-    int64_t write = 0;    // write states and output-channel writes
-    int64_t setup = 0;    // per-layer extras: flatten set-up, multi-pass kernel pre-read
+    int64_t read = 0;   // read states of data words (first word of each pooling window)
+    int64_t pool = 0;   // further read states inside pooling windows
+    int64_t pad = 0;    // read states at padding positions
+    int64_t tram = 0;   // TRAM write states
+    int64_t write = 0;  // write states and output-channel writes
+    int64_t setup = 0;  // per-layer extras: flatten set-up, multi-pass kernel pre-read
 
     int64_t total() const { return read + pool + pad + tram + write + setup; }
     LayerCycles& operator+=(const LayerCycles& o);
@@ -40,24 +40,24 @@ struct LayerCycles {
 
 // What the sequencer's walk depends on, taken from the registers of one layer.
 struct LayerWalk {
-    int64_t rows = 0, cols = 0;              // pooled input frame without padding
+    int64_t rows = 0, cols = 0;  // pooled input frame without padding
     int64_t pad_rows = 0, pad_cols = 0;
     int64_t kernel_rows = 1, kernel_cols = 1;
-    int64_t pool_reads = 1;                  // words read per pooled position
-    int64_t passes = 1;                      // input passes read per position
-    int64_t operands = 1;                    // element-wise operands per position
-    bool pool_first = true;                  // pool each operand before combining them
-    bool passthrough = false;                // no kernels: read and write each pixel
-    int64_t output_channels = 1;             // channels written per output pixel and pass
-    int64_t timeslots = 1;                   // passthrough: output words per pixel and pass
-    int64_t kernel_offset = 0;               // first kernel of the layer, in 3x3 kernel units
+    int64_t pool_reads = 1;       // words read per pooled position
+    int64_t passes = 1;           // input passes read per position
+    int64_t operands = 1;         // element-wise operands per position
+    bool pool_first = true;       // pool each operand before combining them
+    bool passthrough = false;     // no kernels: read and write each pixel
+    int64_t output_channels = 1;  // channels written per output pixel and pass
+    int64_t timeslots = 1;        // passthrough: output words per pixel and pass
+    int64_t kernel_offset = 0;    // first kernel of the layer, in 3x3 kernel units
     bool flatten = false;
 
     int64_t output_cols() const { return cols + 2 * pad_cols - kernel_cols + 1; }
 };
 
 // Output words per pixel and pass of a passthrough layer: the time-slot count
-// field (LREG_ONED [3:0]) + 1 of the layer's lead quadrant. LayerConfig does not
+// field (LREG_ONED.TSCNT_MAX) + 1 of the layer's lead quadrant. LayerConfig does not
 // carry it, so callers read it here from the registers.
 uint32_t layer_timeslots(const AcceleratorState& state, const LayerConfig& layer);
 

@@ -89,7 +89,8 @@ std::map<std::string, std::string> load_expected_failures(const std::string& pat
         const auto hash = line.find('#');
         const std::string reason = hash == std::string::npos ? "" : line.substr(hash + 1);
         std::string name = line.substr(0, hash);
-        name.erase(std::remove_if(name.begin(), name.end(), [](unsigned char c) { return std::isspace(c); }), name.end());
+        name.erase(std::remove_if(name.begin(), name.end(), [](unsigned char c) { return std::isspace(c); }),
+                   name.end());
         if (!name.empty()) names[name] = reason;
     }
     return names;
@@ -103,9 +104,9 @@ void print_table(const std::vector<Row>& rows) {
     std::printf("%-*s  %-9s  %-7s  %5s  %8s  %10s  %10s  %6s\n", static_cast<int>(w), "vector", "kind", "verdict",
                 "exit", "wall_s", "cycles", "expected", "ratio");
     for (const auto& r : rows) {
-        const std::string exit_code =
-            r.outcome.exit_code >= 0 ? std::to_string(r.outcome.exit_code)
-                                     : (r.outcome.signalled ? "sig" + std::to_string(r.outcome.signal) : "-");
+        const std::string exit_code = r.outcome.exit_code >= 0
+                                          ? std::to_string(r.outcome.exit_code)
+                                          : (r.outcome.signalled ? "sig" + std::to_string(r.outcome.signal) : "-");
         char ratio[16] = "-";
         if (r.our_cycles && r.vector->expected_cycles && *r.vector->expected_cycles > 0) {
             std::snprintf(ratio, sizeof ratio, "%.3f",
@@ -134,15 +135,22 @@ int main(int argc, char* argv[]) {
 
     CLI::App app{"Runs ai8xsim on every golden vector and reports which ones match the generator's known answers."};
     app.add_option("VECTORS", vectors_dir, "Folder of generator output folders")->capture_default_str();
-    app.add_option("-j,--jobs", jobs, "Vectors simulated at the same time")->check(CLI::Range(1u, 64u))->capture_default_str();
-    app.add_option("--timeout", timeout_s, "Wall-clock seconds allowed per vector")->check(CLI::Range(1u, 86400u))->capture_default_str();
-    app.add_option("--budget", budget_min, "Start no vector after this many minutes; those left count as failed (0: no limit)")
+    app.add_option("-j,--jobs", jobs, "Vectors simulated at the same time")
+        ->check(CLI::Range(1u, 64u))
+        ->capture_default_str();
+    app.add_option("--timeout", timeout_s, "Wall-clock seconds allowed per vector")
+        ->check(CLI::Range(1u, 86400u))
+        ->capture_default_str();
+    app.add_option("--budget", budget_min,
+                   "Start no vector after this many minutes; those left count as failed (0: no limit)")
         ->type_name("MIN");
     app.add_option("--ai8xsim", ai8xsim, "ai8xsim executable")->check(CLI::ExistingFile)->capture_default_str();
     app.add_option("--filter", name_filter, "Only vectors whose name matches this regular expression");
-    app.add_option("--kind", kinds, "Only vectors of these kinds")->check(CLI::IsMember({"plain", "fifo", "streaming"}));
+    app.add_option("--kind", kinds, "Only vectors of these kinds")
+        ->check(CLI::IsMember({"plain", "fifo", "streaming"}));
     app.add_option("--work-dir", work_dir, "Where logs and JSON results go (default: a new folder in /tmp)");
-    app.add_option("--build-root", build_root, "Firmware build folders: BUILD_ROOT/<vector> (default: ai8xsim's cache)");
+    app.add_option("--build-root", build_root,
+                   "Firmware build folders: BUILD_ROOT/<vector> (default: ai8xsim's cache)");
     app.add_option("--expected-failures", expected_failures_path,
                    "File of vector names known to fail (open work); they run but do not gate, and must not pass")
         ->check(CLI::ExistingFile);

@@ -173,8 +173,8 @@ CycleStats compute_cycle_stats(const std::vector<VectorCycles>& vectors, const T
     if (!s.layers_outside.empty())
         s.unmet.push_back(count(s.layers_outside.size(), "layer(s) beyond ") + percent(c.layer_tolerance).substr(1));
     // The slack keeps exactly the minimum share (19 of 20 at 95 %) on the passing side.
-    if (s.layers_compared > 0 && static_cast<double>(s.layers_exact) / static_cast<double>(s.layers_compared) <
-                                     c.min_exact_share - 1e-12) {
+    if (s.layers_compared > 0 &&
+        static_cast<double>(s.layers_exact) / static_cast<double>(s.layers_compared) < c.min_exact_share - 1e-12) {
         char buf[96];
         std::snprintf(buf, sizeof buf, "%.1f %% of layers exact (need %.0f %%)",
                       100.0 * static_cast<double>(s.layers_exact) / static_cast<double>(s.layers_compared),
@@ -189,15 +189,17 @@ CycleStats compute_cycle_stats(const std::vector<VectorCycles>& vectors, const T
 std::string format_cycle_stats(const CycleStats& s, const TimingCriteria& c) {
     std::ostringstream o;
     char buf[256];
-    const auto share = [](std::size_t a, std::size_t b) { return b == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(b); };
+    const auto share = [](std::size_t a, std::size_t b) {
+        return b == 0 ? 0.0 : 100.0 * static_cast<double>(a) / static_cast<double>(b);
+    };
     o << "cycle statistics: our CNN cycles vs the generator's latency estimate (meta.json)\n";
     o << "without streaming: " << s.judged_vectors << " vector(s) judged, " << s.layers_compared
       << " layer(s) compared\n";
     std::snprintf(buf, sizeof buf, "  layers exact:         %zu of %zu (%.1f %%, need >= %.0f %%)\n", s.layers_exact,
                   s.layers_compared, share(s.layers_exact, s.layers_compared), 100.0 * c.min_exact_share);
     o << buf;
-    std::snprintf(buf, sizeof buf, "  layers within %-7s %zu of %zu\n", (percent(c.layer_tolerance).substr(1) + ":").c_str(),
-                  s.layers_within, s.layers_compared);
+    std::snprintf(buf, sizeof buf, "  layers within %-7s %zu of %zu\n",
+                  (percent(c.layer_tolerance).substr(1) + ":").c_str(), s.layers_within, s.layers_compared);
     o << buf;
     if (s.worst_layer)
         o << "  worst layer:          " << s.worst_layer->vector << " layer " << s.worst_layer->layer << ": ours "
@@ -206,8 +208,8 @@ std::string format_cycle_stats(const CycleStats& s, const TimingCriteria& c) {
     for (const auto& w : s.layers_outside)
         o << "  OUTSIDE " << w.vector << " layer " << w.layer << ": ours " << w.ours << ", theirs " << w.theirs << ", "
           << percent(w.error) << "\n";
-    std::snprintf(buf, sizeof buf, "  totals within %-7s %zu of %zu\n", (percent(c.total_tolerance).substr(1) + ":").c_str(),
-                  s.totals_within, s.totals_compared);
+    std::snprintf(buf, sizeof buf, "  totals within %-7s %zu of %zu\n",
+                  (percent(c.total_tolerance).substr(1) + ":").c_str(), s.totals_within, s.totals_compared);
     o << buf;
     if (s.worst_total)
         o << "  worst total:          " << s.worst_total->vector << ": ours " << s.worst_total->ours << ", theirs "
@@ -236,12 +238,12 @@ std::string format_cycle_stats(const CycleStats& s, const TimingCriteria& c) {
         o << buf;
         for (const auto& r : s.streaming_rows) {
             const std::string theirs_total = r.estimate_total ? std::to_string(*r.estimate_total) : "-";
-            std::snprintf(buf, sizeof buf, "  %-*s  %6zu  %10llu  %10llu  %6s  %8llu  %10llu  %10s  %6s\n",
-                          static_cast<int>(w), r.name.c_str(), r.chain_layers,
-                          static_cast<unsigned long long>(r.chain_ours), static_cast<unsigned long long>(r.chain_theirs),
-                          ratio_text(r.chain_ours, r.chain_theirs).c_str(),
-                          static_cast<unsigned long long>(r.stall_cycles), static_cast<unsigned long long>(r.cnn_cycles),
-                          theirs_total.c_str(), ratio_text(r.cnn_cycles, r.estimate_total.value_or(0)).c_str());
+            std::snprintf(
+                buf, sizeof buf, "  %-*s  %6zu  %10llu  %10llu  %6s  %8llu  %10llu  %10s  %6s\n", static_cast<int>(w),
+                r.name.c_str(), r.chain_layers, static_cast<unsigned long long>(r.chain_ours),
+                static_cast<unsigned long long>(r.chain_theirs), ratio_text(r.chain_ours, r.chain_theirs).c_str(),
+                static_cast<unsigned long long>(r.stall_cycles), static_cast<unsigned long long>(r.cnn_cycles),
+                theirs_total.c_str(), ratio_text(r.cnn_cycles, r.estimate_total.value_or(0)).c_str());
             o << buf;
         }
         const auto& q = s.streaming_layer_ratios;
@@ -250,7 +252,8 @@ std::string format_cycle_stats(const CycleStats& s, const TimingCriteria& c) {
                           q.size(), q.front(), q[q.size() / 2], q.back());
             o << buf;
         }
-        o << "  non-streaming layers of these vectors: " << s.chain_free_exact << " of " << s.chain_free_layers << " exact\n";
+        o << "  non-streaming layers of these vectors: " << s.chain_free_exact << " of " << s.chain_free_layers
+          << " exact\n";
         if (!s.streaming_missing.empty()) o << "  no data: " << join(s.streaming_missing) << "\n";
     }
     if (s.unmet.empty()) {

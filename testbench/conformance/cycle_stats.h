@@ -25,21 +25,21 @@ struct LayerCycles {
 // its figures are then not judged but it is reported as missing.
 struct VectorCycles {
     std::string name;
-    std::string kind;            // "plain", "fifo", "streaming" (vector_catalog)
-    std::string verdict;         // the runner's verdict, shown for missing data
+    std::string kind;     // "plain", "fifo", "streaming" (vector_catalog)
+    std::string verdict;  // the runner's verdict, shown for missing data
     bool expected_failure = false;
     bool has_data = false;
-    uint64_t cnn_cycles = 0;     // whole inference, FIFO stalls included
-    uint64_t stall_cycles = 0;   // cycles waiting for FIFO input words
+    uint64_t cnn_cycles = 0;                 // whole inference, FIFO stalls included
+    uint64_t stall_cycles = 0;               // cycles waiting for FIFO input words
     std::optional<uint64_t> estimate_total;  // meta.json latency_cycles.Total
     std::vector<LayerCycles> layers;
 };
 
 // The criteria of issue #6 for vectors without streaming.
 struct TimingCriteria {
-    double layer_tolerance = 0.02;    // every layer within 2 %
-    double min_exact_share = 0.95;    // at least 95 % of layers exact
-    double total_tolerance = 0.01;    // every vector's total within 1 %
+    double layer_tolerance = 0.02;  // every layer within 2 %
+    double min_exact_share = 0.95;  // at least 95 % of layers exact
+    double total_tolerance = 0.01;  // every vector's total within 1 %
 };
 
 struct WorstLayer {
@@ -66,7 +66,7 @@ struct StreamingVectorRow {
 
 struct FifoRow {
     std::string name;
-    uint64_t work = 0;           // cnn_cycles - stall_cycles: what is compared
+    uint64_t work = 0;  // cnn_cycles - stall_cycles: what is compared
     uint64_t stall_cycles = 0;
     uint64_t cnn_cycles = 0;
     std::optional<uint64_t> estimate_total;
@@ -76,8 +76,8 @@ struct CycleStats {
     // Vectors without streaming (plain and FIFO).
     std::size_t judged_vectors = 0;
     std::size_t layers_compared = 0, layers_exact = 0, layers_within = 0;
-    std::optional<WorstLayer> worst_layer;       // largest |error|
-    std::vector<WorstLayer> layers_outside;      // beyond layer_tolerance
+    std::optional<WorstLayer> worst_layer;           // largest |error|
+    std::vector<WorstLayer> layers_outside;          // beyond layer_tolerance
     std::vector<std::string> layers_without_figure;  // "vector layer N: no estimate" etc.
     std::size_t totals_compared = 0, totals_within = 0;
     std::optional<WorstTotal> worst_total;
@@ -89,9 +89,9 @@ struct CycleStats {
     std::vector<std::string> missing, missing_expected;
     // Streaming vectors: shown, not judged.
     std::vector<StreamingVectorRow> streaming_rows;
-    std::vector<double> streaming_layer_ratios;  // ours / theirs per streaming layer
+    std::vector<double> streaming_layer_ratios;               // ours / theirs per streaming layer
     std::size_t chain_free_layers = 0, chain_free_exact = 0;  // non-streaming layers of streaming vectors
-    std::vector<std::string> streaming_missing;  // no data or no figure
+    std::vector<std::string> streaming_missing;               // no data or no figure
 
     // Empty when every criterion holds; otherwise one phrase per failed one.
     std::vector<std::string> unmet;

@@ -11,17 +11,17 @@
 namespace ai8x::conformance {
 
 struct Job {
-    std::vector<std::string> argv;   // argv[0] is the program path
-    std::string log_path;            // stdout and stderr of the child
+    std::vector<std::string> argv;  // argv[0] is the program path
+    std::string log_path;           // stdout and stderr of the child
 };
 
 struct JobOutcome {
-    int exit_code = -1;              // valid when !timed_out && !signalled
+    int exit_code = -1;  // valid when !timed_out && !signalled
     bool timed_out = false;
-    bool signalled = false;          // died from a signal (crash) without a time-out
+    bool signalled = false;  // died from a signal (crash) without a time-out
     int signal = 0;
     bool spawn_failed = false;
-    bool not_started = false;        // the overall deadline passed before its turn came
+    bool not_started = false;  // the overall deadline passed before its turn came
     double wall_seconds = 0;
 };
 

@@ -18,7 +18,7 @@ struct CatalogError : std::runtime_error {
 struct VectorInfo {
     std::string name;
     std::string dir;
-    std::string kind;                       // "plain", "fifo", "streaming" or "?" if not in INDEX.md
+    std::string kind;                         // "plain", "fifo", "streaming" or "?" if not in INDEX.md
     std::optional<uint64_t> expected_cycles;  // meta.json latency_cycles.Total
 };
 

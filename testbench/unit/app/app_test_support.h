@@ -15,8 +15,8 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "testbench/app/run_options.h"
-#include "testbench/app/run_report.h"
+#include "app/run_options.h"
+#include "app/run_report.h"
 
 namespace ai8x::test {
 

@@ -24,7 +24,8 @@ struct Outcome {
 
 Outcome run_binary(const std::string& args) {
     Outcome r;
-    const std::string cmd = "SC_COPYRIGHT_MESSAGE=DISABLE '" + std::string(AI8XSIM_BINARY) + "' " + args + " 2>/dev/null";
+    const std::string cmd =
+        "SC_COPYRIGHT_MESSAGE=DISABLE '" + std::string(AI8XSIM_BINARY) + "' " + args + " 2>/dev/null";
     FILE* p = popen(cmd.c_str(), "r");
     REQUIRE(p != nullptr);
     std::array<char, 4096> buf;

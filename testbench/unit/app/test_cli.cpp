@@ -74,7 +74,8 @@ TEST_CASE("cli: --version and --help succeed", "[cli]") {
     CHECK(contains(h.out, "--log-level"));
     const Outcome rh = ai8xsim("run --help");
     CHECK(rh.exit_code == 0);
-    for (const char* opt : {"--build-dir", "--config", "--json", "--trace-out", "--dump-layers", "--timeout", "--set", "--quiet"}) {
+    for (const char* opt :
+         {"--build-dir", "--config", "--json", "--trace-out", "--dump-layers", "--timeout", "--set", "--quiet"}) {
         INFO(opt);
         CHECK(contains(rh.out, opt));
     }
@@ -91,7 +92,10 @@ TEST_CASE("cli: unknown options and subcommands exit 2 with a message", "[cli]")
 }
 
 TEST_CASE("cli: bad run arguments exit 2 before anything runs", "[cli]") {
-    struct Case { const char* args; const char* message; };
+    struct Case {
+        const char* args;
+        const char* message;
+    };
     const Case cases[] = {
         {"run --timeout abc", "--timeout"},
         {"run --timeout -5", "--timeout"},
@@ -132,21 +136,32 @@ TEST_CASE("cli: replay on the virtual board passes and fails like its checks", "
     const uint64_t b = a + cfg.data_sram.slot_bytes;
     const uint64_t c = cfg.data_sram.base + cfg.data_sram.quadrant_stride;
     Scratch s;
-    const std::string pass = s.file("pass.trace",
-                                    "write32 " + hex(a) + " 0x12345678\n"
-                                    "write32 " + hex(b) + " 0x9abcdef0\n"
-                                    "write32 " + hex(c) + " 0x0badcafe\n"
-                                    "read32  " + hex(a) + " 0x12345678\n"
-                                    "read32  " + hex(b) + " 0x9abcdef0\n"
-                                    "read32  " + hex(c) + " 0x0badcafe\n");
+    const std::string pass = s.file("pass.trace", "write32 " + hex(a) +
+                                                      " 0x12345678\n"
+                                                      "write32 " +
+                                                      hex(b) +
+                                                      " 0x9abcdef0\n"
+                                                      "write32 " +
+                                                      hex(c) +
+                                                      " 0x0badcafe\n"
+                                                      "read32  " +
+                                                      hex(a) +
+                                                      " 0x12345678\n"
+                                                      "read32  " +
+                                                      hex(b) +
+                                                      " 0x9abcdef0\n"
+                                                      "read32  " +
+                                                      hex(c) + " 0x0badcafe\n");
     const Outcome ok = ai8xsim("replay " + pass);
     INFO(ok.err);
     CHECK(ok.exit_code == 0);
 
-    const std::string fail = s.file("fail.trace",
-                                    "write32 " + hex(a) + " 0x12345678\n"
-                                    "read32  " + hex(a) + " 0x12345679\n");
+    const std::string fail = s.file("fail.trace", "write32 " + hex(a) +
+                                                      " 0x12345678\n"
+                                                      "read32  " +
+                                                      hex(a) + " 0x12345679\n");
     const Outcome bad = ai8xsim("replay " + fail);
     CHECK(bad.exit_code == 1);
-    CHECK(contains(bad.err, fail + ":2: read32 at " + hex(a) + ": expected 0x12345679 (mask 0xffffffff), got 0x12345678"));
+    CHECK(contains(bad.err,
+                   fail + ":2: read32 at " + hex(a) + ": expected 0x12345679 (mask 0xffffffff), got 0x12345678"));
 }

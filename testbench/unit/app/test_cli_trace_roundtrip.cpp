@@ -2,6 +2,8 @@
 // with every read check holding; changing one expected value makes it fail.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -55,6 +57,11 @@ TEST_CASE("cli: a trace recorded from a golden vector replays, and a changed che
     CHECK(writes > 100);
     CHECK(reads > 0);
     CHECK(irqs > 0);
+    // Stretches of accesses are headed by the module that owns the window.
+    const auto names = [&](const std::string& name) { return std::count(lines.begin(), lines.end(), "# " + name); };
+    CHECK(names("cnn.q0.regs") > 0);
+    CHECK(names("cnn.q0.kernel") > 0);
+    CHECK(names("cnn.q0.data_sram") > 0);
 
     const int replay_rc = run_ai8xsim("replay '" + trace.string() + "'", err);
     INFO(slurp(err));

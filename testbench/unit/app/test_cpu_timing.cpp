@@ -16,8 +16,8 @@
 
 #include "firmware/host/elf_image.h"
 #include "firmware/host/firmware_builder.h"
-#include "testbench/app/report_html.h"
-#include "testbench/app/run_options.h"
+#include "app/report_html.h"
+#include "app/run_options.h"
 #include "testbench/unit/app/app_test_support.h"
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
@@ -35,8 +35,8 @@ std::string vector_path(const std::string& name) { return std::string(AI8XSIM_SH
 nlohmann::json run_json(const std::string& dir, const fs::path& work, const std::string& config = {}) {
     static int serial = 0;
     const fs::path out = work / ("run" + std::to_string(serial++) + ".json");
-    std::string cmd = std::string("'") + AI8XSIM_BINARY + "' run '" + dir + "' --quiet --build-dir '" +
-                      AI8XSIM_BINARY + ".fwcache' --json '" + out.string() + "'";
+    std::string cmd = std::string("'") + AI8XSIM_BINARY + "' run '" + dir + "' --quiet --build-dir '" + AI8XSIM_BINARY +
+                      ".fwcache' --json '" + out.string() + "'";
     if (!config.empty()) cmd += " --config '" + config + "'";
     const int status = std::system(cmd.c_str());
     const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -88,17 +88,18 @@ nlohmann::json check_stopwatch(const std::string& dir, const fs::path& work) {
     const ElfImage image = ElfImage::load(FirmwareBuilder(cfg, cache).build(dir).elf_path);
     const uint64_t instructions_bound =
         (code_bytes(image, {"CNN_ISR", "MXC_TMR_SW_Stop", "timer_index", "simctl_time_us"}) +
-         code_bytes(image, {"MXC_TMR_SW_Start", "LED_On", "cnn_start"})) / 2;
+         code_bytes(image, {"MXC_TMR_SW_Start", "LED_On", "cnn_start"})) /
+        2;
     const uint32_t worst_wait = std::max({cfg.bus.flash_wait_states, cfg.bus.sram_wait_states,
                                           cfg.bus.accel_reg_wait_states, cfg.bus.accel_mem_wait_states});
     const double latency_cycles = double(cfg.cpu_timing.exception_entry_cycles) +
                                   double(instructions_bound) * (cfg.cpu_timing.cycles_per_instruction + worst_wait);
     // The stopwatch reads whole microseconds at both ends: up to 1 us either way.
     const double tolerance_us = latency_cycles / cfg.clocks.cpu_hz * 1e6 + 1.0;
-    INFO(dir << ": firmware " << firmware_us << " us, cycles/clock " << silicon_us << " us ("
-             << run.at("cnn_cycles") << " cycles, " << run.value("stall_cycles", nlohmann::json(0))
-             << " of them FIFO stalls), tolerance " << tolerance_us << " us");
-    CHECK(firmware_us >= silicon_us - 1.0);   // the stopwatch cannot stop before the CNN is done
+    INFO(dir << ": firmware " << firmware_us << " us, cycles/clock " << silicon_us << " us (" << run.at("cnn_cycles")
+             << " cycles, " << run.value("stall_cycles", nlohmann::json(0)) << " of them FIFO stalls), tolerance "
+             << tolerance_us << " us");
+    CHECK(firmware_us >= silicon_us - 1.0);  // the stopwatch cannot stop before the CNN is done
     CHECK(firmware_us <= silicon_us + tolerance_us);
     return run;
 }
@@ -120,8 +121,8 @@ TEST_CASE("inference timer: firmware stopwatch agrees with CNN cycles / CNN cloc
           "[cpu][vectors]") {
     // The golden t-test vectors are generated without CNN_INFERENCE_TIMER (no
     // stopwatch); the FIFO vectors have their own test below.
-    const auto name = GENERATE(as<std::string>{}, "demo-kws20_v3", "demo-mnist", "demo-mnist-extrasmall",
-                               "demo-cifar-10");
+    const auto name =
+        GENERATE(as<std::string>{}, "demo-kws20_v3", "demo-mnist", "demo-mnist-extrasmall", "demo-cifar-10");
     const fs::path work = scratch("stopwatch");
     check_stopwatch(vector_path(name), work);
     fs::remove_all(work);
@@ -206,7 +207,7 @@ TEST_CASE("cost model: more flash wait states lengthen the weight load, not the 
     REQUIRE(std::regex_search(text, ws));
     const fs::path slow = work / "slow-flash.yaml";
     std::ofstream(slow) << std::regex_replace(text, ws,
-                                               "flash_wait_states: " + std::to_string(cfg.bus.flash_wait_states + 4));
+                                              "flash_wait_states: " + std::to_string(cfg.bus.flash_wait_states + 4));
     REQUIRE(load_device_config(slow.string()).bus.flash_wait_states == cfg.bus.flash_wait_states + 4);
 
     const nlohmann::json fast_run = run_json(vector_path("demo-mnist-extrasmall"), work);
@@ -234,8 +235,12 @@ TEST_CASE("report page: phases table in main()'s order, absent phases as a dash"
                                 {"cnn_cycles", 100},
                                 {"layers", nlohmann::json::array()},
                                 {"phases",
-                                 {{"weights", 12.5}, {"bias", nullptr}, {"configure", 1.0}, {"input", 3.0},
-                                  {"inference", 2.0}, {"unload_check", 0.5}}}};
+                                 {{"weights", 12.5},
+                                  {"bias", nullptr},
+                                  {"configure", 1.0},
+                                  {"input", 3.0},
+                                  {"inference", 2.0},
+                                  {"unload_check", 0.5}}}};
     const std::string page = render_report_html(run, "phases");
     const auto at = [&](const std::string& s) { return page.find(s); };
     REQUIRE(at("id=\"phases\"") != std::string::npos);

@@ -38,8 +38,8 @@ TEST_CASE("dump-layers: dumps match the generator log and a changed value is nam
     const fs::path layer0 = out / "layer_0.txt";
     REQUIRE(fs::exists(layer0));
 
-    const std::string diff = diff_tool.string() + " '" + out.string() + "' '" + vec + "' > '" +
-                             (work / "diff.txt").string() + "' 2>&1";
+    const std::string diff =
+        diff_tool.string() + " '" + out.string() + "' '" + vec + "' > '" + (work / "diff.txt").string() + "' 2>&1";
     CHECK(run(diff) == 0);
     INFO(slurp(work / "diff.txt"));
     CHECK(slurp(work / "diff.txt").find("layer 0: OK") != std::string::npos);

@@ -3,7 +3,7 @@
 // `dilation` columns). Synthetic dumps with known layouts.
 #include <catch2/catch.hpp>
 
-#include "testbench/app/layer_fold.h"
+#include "tools/layer_fold.h"
 
 using namespace ai8x;
 

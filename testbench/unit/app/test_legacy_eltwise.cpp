@@ -26,9 +26,9 @@
 #include <string>
 #include <vector>
 
-#include "model/reference/generator_log.h"
-#include "model/reference/reference_layer.h"
-#include "testbench/app/run_options.h"
+#include "testbench/reference/generator_log.h"
+#include "testbench/reference/reference_layer.h"
+#include "app/run_options.h"
 #include "testbench/unit/app/app_test_support.h"
 #include "testbench/unit/test_support.h"
 
@@ -155,8 +155,7 @@ Tensor decode(const std::vector<OutputBlock>& blocks, int height, int width) {
         REQUIRE(blocks[g].words.size() == plane);
         for (std::size_t p = 0; p < plane; ++p)
             for (int b = 0; b < kBytesPerWord; ++b)
-                t.values[(g * kBytesPerWord + b) * plane + p] =
-                    static_cast<int8_t>(blocks[g].words[p] >> (8 * b));
+                t.values[(g * kBytesPerWord + b) * plane + p] = static_cast<int8_t>(blocks[g].words[p] >> (8 * b));
     }
     return t;
 }
@@ -229,8 +228,8 @@ TEST_CASE("legacy eltwise: the log's known answer reads operands as channel halv
     const Tensor pp1 = run_with(l1, l0.expected, Reading::PerPixel);
     const int diff1 = differing_values(pp1, l1.expected);
     const int diff2 = differing_values(per_pixel_layer2(log), l2.expected);
-    INFO("per-pixel vs log: layer 1 differs in " << diff1 << " of " << pp1.size()
-         << " values, layer 2 in " << diff2 << " of " << l2.expected.size());
+    INFO("per-pixel vs log: layer 1 differs in " << diff1 << " of " << pp1.size() << " values, layer 2 in " << diff2
+                                                 << " of " << l2.expected.size());
     CHECK(diff1 > 0);
     CHECK(diff2 > 0);
 

@@ -65,8 +65,8 @@ void word_round_trip(std::ostream& t, const ai8x::ArrayGeometry& g, uint32_t q, 
     // 72-bit kernel word, four-write protocol: byte 0 at +0, bytes 1-4 at +4,
     // bytes 5-8 at +8, and the write to +12 commits the word.
     const uint32_t k0 = pattern(a, 8), k1 = pattern(a + 4, 32), k2 = pattern(a + 8, 32);
-    t << "write32 " << hex(a) << ' ' << hex(k0) << "\nwrite32 " << hex(a + 4) << ' ' << hex(k1)
-      << "\nwrite32 " << hex(a + 8) << ' ' << hex(k2) << "\nwrite32 " << hex(a + 12) << " 0x0\n";
+    t << "write32 " << hex(a) << ' ' << hex(k0) << "\nwrite32 " << hex(a + 4) << ' ' << hex(k1) << "\nwrite32 "
+      << hex(a + 8) << ' ' << hex(k2) << "\nwrite32 " << hex(a + 12) << " 0x0\n";
     t << "read32 " << hex(a) << ' ' << hex(k0) << "\nread32 " << hex(a + 4) << ' ' << hex(k1) << "\nread32 "
       << hex(a + 8) << ' ' << hex(k2) << '\n';
 }
@@ -80,7 +80,8 @@ TEST_CASE("replay: first and last word of every memory instance of every block",
     for (const ai8x::ArrayGeometry* g : {&cfg.data_sram, &cfg.tram, &cfg.kernel_mem, &cfg.bias_mem}) {
         for (uint32_t q = 0; q < cfg.quadrants; ++q)
             for (uint32_t i = 0; i < g->instances_per_quadrant; ++i) {
-                t << "# instance " << i << " of quadrant " << q << " at " << hex(g->base + q * g->quadrant_stride) << '\n';
+                t << "# instance " << i << " of quadrant " << q << " at " << hex(g->base + q * g->quadrant_stride)
+                  << '\n';
                 word_round_trip(t, *g, q, i, 0);
                 word_round_trip(t, *g, q, i, g->words - 1);
                 ++instances;

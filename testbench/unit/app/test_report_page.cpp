@@ -58,8 +58,8 @@ std::string screenshot(const fs::path& html, const fs::path& png) {
     fs::remove(png);
     const std::string cmd = std::string("timeout 120 ") + kChromium +
                             " --headless --disable-gpu --no-sandbox --screenshot=" + png.string() +
-                            " --window-size=1200,1600 file://" + fs::absolute(html).string() + " >" +
-                            png.string() + ".log 2>&1";
+                            " --window-size=1200,1600 file://" + fs::absolute(html).string() + " >" + png.string() +
+                            ".log 2>&1";
     INFO(cmd);
     CHECK(sh(cmd) == 0);
     REQUIRE(fs::exists(png));
@@ -99,10 +99,13 @@ TEST_CASE("report: a real run renders in headless Chromium with every section", 
     const std::string page = slurp(html);
 
     // Structure: one SVG in each drawn section, one table row per layer of the run.
-    for (const char* id : {"timeline", "estimate", "memory"}) {
+    for (const char* id : {"timeline", "estimate", "memory", "activity"}) {
         INFO("section " << id);
         CHECK(count(section(page, id), "<svg") == 1);
     }
+    // Heat map: one cell per processor and layer of the run's activity section.
+    const auto& act = run.at("activity");
+    CHECK(count(section(page, "activity"), "class=\"heat\"") == act.at("processors").size() * act.at("layers").size());
     CHECK(count(page, "class=\"layer-row\"") == run.at("layers").size());
     // Self-contained: nothing fetched from elsewhere, no scripts.
     CHECK(page.find("<script") == std::string::npos);
@@ -129,7 +132,9 @@ TEST_CASE("report: a real run renders in headless Chromium with every section", 
 TEST_CASE("report: text from the run is escaped into the page", "[report]") {
     const fs::path dir = work_dir("escape");
     const fs::path json = dir / "run.json", html = dir / "report.html";
-    nlohmann::json run = {{"result", "fail"}, {"cnn_cycles", 10}, {"vector", "/x/<i>v&1"},
+    nlohmann::json run = {{"result", "fail"},
+                          {"cnn_cycles", 10},
+                          {"vector", "/x/<i>v&1"},
                           {"error", "bad <script>alert(1)</script>"},
                           {"layers", {{{"layer", 0}, {"cycles", 10}, {"macs", 1}}}}};
     std::ofstream(json) << run.dump();

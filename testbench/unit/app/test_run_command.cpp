@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "testbench/app/run_options.h"
+#include "app/run_options.h"
 #include "testbench/unit/app/app_test_support.h"
 
 using namespace ai8x;
@@ -60,7 +60,7 @@ TEST_CASE("run: a printed FAIL verdict stops the spinning firmware with exit 1",
     auto j = read_json(o.json_out);
     CHECK(j["result"] == "fail");
     CHECK(j["console"].get<std::string>().find("*** FAIL ***") != std::string::npos);
-    CHECK(j["sim_time_us"].get<double>() < 1000.0);   // stopped at the verdict, not at the timeout
+    CHECK(j["sim_time_us"].get<double>() < 1000.0);  // stopped at the verdict, not at the timeout
     fs::remove_all(work);
 }
 

@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "testbench/app/generator_estimate.h"
-#include "testbench/app/run_options.h"
+#include "app/generator_estimate.h"
+#include "app/run_options.h"
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
 #include "testbench/unit/app/app_test_support.h"
@@ -20,7 +20,8 @@ namespace fs = std::filesystem;
 
 TEST_CASE("generator estimate: layers, startup and total come from meta.json", "[estimate]") {
     const fs::path dir = scratch("meta");
-    std::ofstream(dir / "meta.json") << R"({"latency_cycles": {"Startup": 1, "Layer 0": 100, "Layer 2": 7, "Total": 108}})";
+    std::ofstream(dir / "meta.json")
+        << R"({"latency_cycles": {"Startup": 1, "Layer 0": 100, "Layer 2": 7, "Total": 108}})";
     const auto est = read_generator_estimate(dir.string());
     REQUIRE(est);
     CHECK(est->startup == 1u);
@@ -35,7 +36,8 @@ TEST_CASE("generator estimate: absent file is no estimate, malformed file names 
     const fs::path dir = scratch("bad");
     CHECK_FALSE(read_generator_estimate(dir.string()));
     std::ofstream(dir / "meta.json") << R"({"latency_cycles": {"Layer 0": "many"}})";
-    CHECK_THROWS_WITH(read_generator_estimate(dir.string()), Catch::Contains("meta.json") && Catch::Contains("Layer 0"));
+    CHECK_THROWS_WITH(read_generator_estimate(dir.string()),
+                      Catch::Contains("meta.json") && Catch::Contains("Layer 0"));
     std::ofstream(dir / "meta.json") << "{ not json";
     CHECK_THROWS_WITH(read_generator_estimate(dir.string()), Catch::Contains("malformed JSON"));
     fs::remove_all(dir);
@@ -83,5 +85,21 @@ TEST_CASE("run --json: estimate, utilization, clock and memory occupancy", "[run
     }
     CHECK(data_used > 0);
     CHECK(kernel_used > 0);
+
+    // Activity: every processor, quadrant and memory instance by hierarchical
+    // name; per-layer MACs add up to each layer's MACs.
+    const auto& act = j.at("activity");
+    REQUIRE(act.at("layers").size() == j["layers"].size());
+    CHECK(act.at("processors").size() == cfg.processors_total());
+    CHECK(act.at("quadrants").size() == cfg.quadrants);
+    CHECK(act.at("processors")[37].at("name") == "cnn.q2.p37");
+    for (size_t i = 0; i < j["layers"].size(); ++i) {
+        uint64_t macs = 0;
+        for (const auto& p : act.at("processors")) macs += p.at("macs")[i].get<uint64_t>();
+        CHECK(macs == j["layers"][i]["macs"].get<uint64_t>());
+    }
+    bool named_sram = false;
+    for (const auto& m : act.at("memories")) named_sram |= m.at("name") == "cnn.q0.p4.sram";
+    CHECK(named_sram);
     fs::remove_all(work);
 }

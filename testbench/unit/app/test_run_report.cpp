@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "testbench/app/run_report.h"
+#include "app/run_report.h"
 #include "testbench/unit/app/app_test_support.h"
 
 using namespace ai8x;
@@ -30,7 +30,8 @@ TEST_CASE("run report: a hazard keeps its layer and address and cycle and kind a
     RunReport r;
     r.result = "fail";
     r.stall_cycles = 152;
-    r.layers.push_back({1, uint64_t{152332}, 10, std::nullopt, std::nullopt, std::make_pair(uint64_t{0}, uint64_t{448792})});
+    r.layers.push_back(
+        {1, uint64_t{152332}, 10, std::nullopt, std::nullopt, std::make_pair(uint64_t{0}, uint64_t{448792})});
     r.hazards.push_back({1, 0x50c091ccu, 15301, "read_before_write", 3968, "layer 1 read (2,0) ..."});
     const nlohmann::json j = report_as_json(r);
     REQUIRE(j["hazards"].size() == 1);

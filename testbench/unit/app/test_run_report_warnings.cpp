@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "testbench/app/run_report.h"
+#include "app/run_report.h"
 #include "testbench/unit/app/app_test_support.h"
 
 using namespace ai8x;
@@ -27,11 +27,12 @@ TEST_CASE("run report: warnings are an empty array for a clean run", "[run][repo
 TEST_CASE("run report: a warning keeps quadrant, layer, register, kind and count", "[run][report]") {
     RunReport r;
     r.result = "fail";
-    r.warnings.push_back({2, 5, "LREG_RPTR_BASE", "unwritten_read", 640, "processor 3 reads ..."});
+    r.warnings.push_back({2, "cnn.q2", 5, "LREG_RPTR_BASE", "unwritten_read", 640, "processor 3 reads ..."});
     const nlohmann::json j = report_as_json(r);
     REQUIRE(j["warnings"].size() == 1);
     const nlohmann::json& w = j["warnings"][0];
     CHECK(w["quadrant"] == 2);
+    CHECK(w["where"] == "cnn.q2");
     CHECK(w["layer"] == 5);
     CHECK(w["register"] == "LREG_RPTR_BASE");
     CHECK(w["kind"] == "unwritten_read");

@@ -15,7 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/registers/quadrant_registers.h"
-#include "testbench/app/run_options.h"
+#include "app/run_options.h"
 #include "tlm/device_config.h"
 #include "testbench/unit/app/app_test_support.h"
 

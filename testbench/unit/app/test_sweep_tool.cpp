@@ -45,7 +45,8 @@ struct ToolRun {
 // Runs the sweep tool with `args` (already shell-quoted where needed), stderr captured.
 ToolRun run_sweep(const std::string& args, const fs::path& work) {
     const fs::path err = work / "stderr.txt";
-    const std::string cmd = std::string("'") + AI8XSIM_SWEEP_BINARY + "' " + args + " 2>'" + err.string() + "' >/dev/null";
+    const std::string cmd =
+        std::string("'") + AI8XSIM_SWEEP_BINARY + "' " + args + " 2>'" + err.string() + "' >/dev/null";
     const int status = std::system(cmd.c_str());
     REQUIRE(status != -1);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ai8x::test::slurp(err)};
@@ -89,11 +90,11 @@ TEST_CASE("sweep: a 2x1 grid gives PASS at the generated value and FAIL at a mov
 
     const fs::path work = work_dir("grid");
     const fs::path csv = work / "out.csv";
-    const ToolRun r = run_sweep(fmt::format("'{}' -o '{}' -j 2 --ai8xsim '{}' --field wptr=0x{:08x}:16:0 "
-                                            "--grid-field wptr={},{} --grid 0x{:08x}=0x{:x} --timeout 600",
-                                            kVector, csv.string(), AI8XSIM_BINARY, wptr, generated, moved, rows_reg,
-                                            writes.at(rows_reg)),
-                                work);
+    const ToolRun r = run_sweep(
+        fmt::format("'{}' -o '{}' -j 2 --ai8xsim '{}' --field wptr=0x{:08x}:16:0 "
+                    "--grid-field wptr={},{} --grid 0x{:08x}=0x{:x} --timeout 600",
+                    kVector, csv.string(), AI8XSIM_BINARY, wptr, generated, moved, rows_reg, writes.at(rows_reg)),
+        work);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const auto rows = read_csv(csv);
@@ -149,8 +150,8 @@ TEST_CASE("sweep: argument errors exit 2 and name the culprit", "[sweep]") {
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("no-such-vector") != std::string::npos);
 
-    r = run_sweep("'" + kVector + "' " + out + " --ai8xsim '" + (work / "no-ai8xsim").string() + "' --grid 0x50100010=1",
-                  work);
+    r = run_sweep(
+        "'" + kVector + "' " + out + " --ai8xsim '" + (work / "no-ai8xsim").string() + "' --grid 0x50100010=1", work);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("no-ai8xsim") != std::string::npos);
 

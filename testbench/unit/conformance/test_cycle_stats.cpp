@@ -71,7 +71,7 @@ TEST_CASE("95 % exact layers is enough, fewer is not", "[cycle_stats]") {
     vs.push_back(vector_of("close", {layer(0, 99, 100)}));  // 1 %: within, not exact
     CHECK(compute_cycle_stats(vs).unmet.empty());           // 19 of 20 = 95 %
 
-    vs[0].layers[0].ours = 501;                              // 18 of 20 = 90 %
+    vs[0].layers[0].ours = 501;  // 18 of 20 = 90 %
     const CycleStats s = compute_cycle_stats(vs);
     CHECK(s.layers_exact == 18);
     CHECK(s.layers_within == 20);
@@ -117,8 +117,8 @@ TEST_CASE("a layer or total without a figure is reported and fails the criteria"
 TEST_CASE("streaming vectors are shown beside their estimate but not judged", "[cycle_stats]") {
     auto vs = exact_layers(20);
     // The generator's rule: a streaming layer costs its count x 1.5.
-    VectorCycles st = vector_of("stream", {layer(0, 200, 300, true), layer(1, 100, 150, true), layer(2, 40, 40)},
-                                "streaming");
+    VectorCycles st =
+        vector_of("stream", {layer(0, 200, 300, true), layer(1, 100, 150, true), layer(2, 40, 40)}, "streaming");
     st.cnn_cycles = 400;
     st.stall_cycles = 59;
     st.estimate_total = 491;
@@ -179,13 +179,12 @@ TEST_CASE("a FIFO vector's total is compared without its input stalls", "[cycle_
 }
 
 TEST_CASE("run JSON is read field by field, with a message for a bad one", "[cycle_stats]") {
-    const nlohmann::json run = {
-        {"cnn_cycles", 1234},
-        {"stall_cycles", 34},
-        {"estimate_total", 1200},
-        {"layers",
-         {{{"layer", 0}, {"cycles", 1000}, {"estimate", 1000}},
-          {{"layer", 1}, {"cycles", 199}, {"estimate", nullptr}, {"stream_span", {5, 900}}}}}};
+    const nlohmann::json run = {{"cnn_cycles", 1234},
+                                {"stall_cycles", 34},
+                                {"estimate_total", 1200},
+                                {"layers",
+                                 {{{"layer", 0}, {"cycles", 1000}, {"estimate", 1000}},
+                                  {{"layer", 1}, {"cycles", 199}, {"estimate", nullptr}, {"stream_span", {5, 900}}}}}};
     VectorCycles v;
     CHECK(!read_run_cycles(run, v));
     CHECK(v.has_data);

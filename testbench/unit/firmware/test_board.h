@@ -45,8 +45,10 @@ private:
         if (t.is_write()) {
             uint32_t v;
             std::memcpy(&v, t.get_data_ptr(), 4);
-            if (v & 1) start_.notify(d + delay);
-            else if (irq) irq(false);
+            if (v & 1)
+                start_.notify(d + delay);
+            else if (irq)
+                irq(false);
         } else {
             std::memset(t.get_data_ptr(), 0, 4);
         }
@@ -83,7 +85,11 @@ struct TestBoard {
 
         auto& sim = periph.sim_control();
         sim.on_console = [this](char c) { console += c; };
-        sim.on_exit = [this](int code) { exit_code = code; cpu.halt(); sc_core::sc_stop(); };
+        sim.on_exit = [this](int code) {
+            exit_code = code;
+            cpu.halt();
+            sc_core::sc_stop();
+        };
         sim.on_sleep = [this] { cpu.request_sleep(); };
         sim.on_fault = [this] { cpu.report_unhandled_exception(); };
         cpu.on_error = [](const std::string&) { sc_core::sc_stop(); };

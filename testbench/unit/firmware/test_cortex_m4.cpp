@@ -46,7 +46,7 @@ TEST_CASE("CNN interrupt preempts a CPU spinning on a variable", "[cpu][irq]") {
     REQUIRE_FALSE(r.error);
     CHECK(r.exit_code == 0);
     CHECK(r.console.find("interrupts: 1,") != std::string::npos);
-    CHECK(r.instructions > 5000);   // the loop did spin for ~50 us (5000 cycles)
+    CHECK(r.instructions > 5000);  // the loop did spin for ~50 us (5000 cycles)
 }
 
 TEST_CASE("stopwatch timer measures simulated time", "[cpu][timer]") {
@@ -74,7 +74,7 @@ TEST_CASE("a firmware that never ends is still running at the time limit", "[cpu
     CHECK_FALSE(r.error);
     CHECK(r.exit_code == -1);
     CHECK(r.sim_us == Approx(2000.0));
-    CHECK(r.instructions > 100000);   // ~2 ms at 100 MHz of spinning
+    CHECK(r.instructions > 100000);  // ~2 ms at 100 MHz of spinning
 }
 
 TEST_CASE("an interrupt without a handler stops with an unhandled-exception error", "[cpu][irq][fault]") {
@@ -82,5 +82,5 @@ TEST_CASE("an interrupt without a handler stops with an unhandled-exception erro
     REQUIRE(r.error);
     CHECK(r.error->find("unhandled exception") != std::string::npos);
     CHECK(r.error->find("interrupt 101") != std::string::npos);
-    CHECK(r.sim_us < 100);   // stopped when the interrupt came (~50 us), not at the limit
+    CHECK(r.sim_us < 100);  // stopped when the interrupt came (~50 us), not at the limit
 }

@@ -63,10 +63,10 @@ TEST_CASE("GPIO set and clear aliases act on the output register", "[periph][gpi
     Master m("m");
     m.socket.bind(p.socket);
     const uint64_t gpio2 = 0x40080400;
-    m.write(gpio2 + 0x1C, 0x24);   // OUT_SET
-    m.write(gpio2 + 0x20, 0x04);   // OUT_CLR
+    m.write(gpio2 + 0x1C, 0x24);  // OUT_SET
+    m.write(gpio2 + 0x20, 0x04);  // OUT_CLR
     CHECK(m.read(gpio2 + 0x18) == 0x20);
-    CHECK(m.read(gpio2 + 0x1C) == 0);   // aliases read as zero
+    CHECK(m.read(gpio2 + 0x1C) == 0);  // aliases read as zero
 }
 
 TEST_CASE("unknown peripheral addresses and the simulation-control ID", "[periph]") {
@@ -75,7 +75,7 @@ TEST_CASE("unknown peripheral addresses and the simulation-control ID", "[periph
     Master m("m");
     m.socket.bind(p.socket);
     uint32_t v = 0;
-    CHECK(m.access(tlm::TLM_READ_COMMAND, 0x40000014, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);   // GCR hole
+    CHECK(m.access(tlm::TLM_READ_COMMAND, 0x40000014, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // GCR hole
     CHECK(m.access(tlm::TLM_READ_COMMAND, 0x4E000000, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
     CHECK(m.read(SimControl::kBase + 0x20) == 0x53494D43);
     std::string out;
@@ -89,15 +89,15 @@ TEST_CASE("NVIC enable/pending bits and VTOR", "[nvic]") {
     SystemControlSpace scs(0x10000000);
     CHECK(scs.vtor() == 0x10000000);
     CHECK(scs.write(0xD08, 0x20001234));
-    CHECK(scs.vtor() == 0x20001200);   // TBLOFF is bits 31:7
-    CHECK(scs.write(0x100 + 12, 1u << (101 - 96)));   // ISER3: enable IRQ 101
+    CHECK(scs.vtor() == 0x20001200);                 // TBLOFF is bits 31:7
+    CHECK(scs.write(0x100 + 12, 1u << (101 - 96)));  // ISER3: enable IRQ 101
     CHECK(scs.enabled(101));
     CHECK_FALSE(scs.next_interrupt());
     scs.set_pending(101, true);
-    scs.set_pending(7, true);            // pending but not enabled
+    scs.set_pending(7, true);  // pending but not enabled
     REQUIRE(scs.next_interrupt());
     CHECK(*scs.next_interrupt() == 101);
-    CHECK(scs.write(0x180 + 12, 1u << 5));   // ICER3
+    CHECK(scs.write(0x180 + 12, 1u << 5));  // ICER3
     CHECK_FALSE(scs.next_interrupt());
     uint32_t v;
     CHECK_FALSE(scs.read(0x400, v));

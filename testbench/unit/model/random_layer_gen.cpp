@@ -9,7 +9,7 @@
 #include <stdexcept>
 
 #include "model/arith.h"
-#include "model/reference/reference_layer.h"
+#include "testbench/reference/reference_layer.h"
 
 namespace ai8x::test {
 
@@ -22,9 +22,23 @@ using reference::PoolType;
 // here on purpose instead of including the engine's register table: the test
 // must compose registers without the engine's help.
 enum Kind : unsigned {
-    kRcnt = 0, kCcnt = 1, kOned = 2, kPrcnt = 3, kPccnt = 4, kStride = 5, kWptrBase = 6,
-    kWptrToffs = 7, kWptrMoffs = 8, kWptrChoffs = 9, kRptrBase = 10, kLctl = 11, kMcnt = 12,
-    kTptr = 13, kEna = 14, kPost = 15, kLctl2 = 20
+    kRcnt = 0,
+    kCcnt = 1,
+    kOned = 2,
+    kPrcnt = 3,
+    kPccnt = 4,
+    kStride = 5,
+    kWptrBase = 6,
+    kWptrToffs = 7,
+    kWptrMoffs = 8,
+    kWptrChoffs = 9,
+    kRptrBase = 10,
+    kLctl = 11,
+    kMcnt = 12,
+    kTptr = 13,
+    kEna = 14,
+    kPost = 15,
+    kLctl2 = 20
 };
 
 // Bits of REG_CTL used by cnn_init()/cnn_start().
@@ -53,9 +67,7 @@ struct Rng {
 
 // Taps as stored in kernel memory. The generator programs a dilated 1-D kernel
 // of k taps as one of (k - 1) * dilation + 1 taps with zeros in between.
-int ksize(const RandomLayer& l) {
-    return ((l.params.kernel[0] - 1) * l.params.dilation[0] + 1) * l.params.kernel[1];
-}
+int ksize(const RandomLayer& l) { return ((l.params.kernel[0] - 1) * l.params.dilation[0] + 1) * l.params.kernel[1]; }
 
 // Weight (o, c, tap) as an unsigned field of weight_bits, 0 outside the layer.
 uint32_t weight_field(const RandomLayer& l, int o, int c, int tap) {
@@ -106,13 +118,13 @@ bool is_pooling_window(const reference::LayerParams& p) { return p.pool_size[0] 
 
 std::string RandomLayer::describe() const {
     std::ostringstream s;
-    s << "seed " << seed << ": " << reference::describe(params) << " input " << inputs.size() << " x " << inputs.front().shape_string()
-      << ", " << weight_bits << "-bit weights, " << in_processors.size() << " processors x " << in_passes
-      << " passes" << (chw ? " CHW" : " HWC") << " (first " << (in_processors.empty() ? -1 : in_processors.front()) << "), outputs from processor "
-      << out_first_processor << " (" << out_positions << " x " << out_passes << " passes), rptr " << in_word << ", wptr " << out_word << ", gap " << write_gap
-      << ", kernel word " << kernel_word << ", bias " << (bias.empty() ? std::string("none")
-                                                          : "q" + std::to_string(bias_quadrant) + "+" +
-                                                                std::to_string(bias_offset));
+    s << "seed " << seed << ": " << reference::describe(params) << " input " << inputs.size() << " x "
+      << inputs.front().shape_string() << ", " << weight_bits << "-bit weights, " << in_processors.size()
+      << " processors x " << in_passes << " passes" << (chw ? " CHW" : " HWC") << " (first "
+      << (in_processors.empty() ? -1 : in_processors.front()) << "), outputs from processor " << out_first_processor
+      << " (" << out_positions << " x " << out_passes << " passes), rptr " << in_word << ", wptr " << out_word
+      << ", gap " << write_gap << ", kernel word " << kernel_word << ", bias "
+      << (bias.empty() ? std::string("none") : "q" + std::to_string(bias_quadrant) + "+" + std::to_string(bias_offset));
     return s.str();
 }
 
@@ -184,8 +196,9 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
         l.out_positions = r.chance(20) ? r.pick(1, procs_total) : r.pick(1, 16);
         // Output expansion (narrow weights pack channels across passes differently; 8-bit only).
         l.out_passes = (l.weight_bits == 8 && r.chance(15)) ? r.pick(2, 4) : 1;
-        const int out_ch = l.out_passes == 1 ? l.out_positions
-                                             : r.pick((l.out_passes - 1) * l.out_positions + 1, l.out_passes * l.out_positions);
+        const int out_ch = l.out_passes == 1
+                               ? l.out_positions
+                               : r.pick((l.out_passes - 1) * l.out_positions + 1, l.out_passes * l.out_positions);
         const int first_max = (procs_total - l.out_positions) / share;
         l.out_first_processor = r.pick(0, first_max) * share;
         p.out_channels = out_ch;
@@ -238,8 +251,10 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
         const int operands = !l.chw && r.chance(25) ? (r.chance(80) ? r.pick(2, 4) : r.pick(5, 16)) : 1;
         if (operands > 1) {
             const int fn = r.pick(0, 3);
-            p.eltwise = fn == 0 ? arith::EltwiseOp::Add : fn == 1 ? arith::EltwiseOp::Sub
-                      : fn == 2 ? arith::EltwiseOp::Xor : arith::EltwiseOp::Or;
+            p.eltwise = fn == 0   ? arith::EltwiseOp::Add
+                        : fn == 1 ? arith::EltwiseOp::Sub
+                        : fn == 2 ? arith::EltwiseOp::Xor
+                                  : arith::EltwiseOp::Or;
             p.pool_first = r.chance(50);
         }
 
@@ -254,9 +269,8 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
         try {
             out = reference::output_size(h, w, p);
             const reference::Pair pooled = reference::pooled_size(h, w, p);
-            if (p.op != Op::ConvTranspose2d &&
-                (pooled[0] + 2 * p.padding[0] < (p.kernel[0] - 1) * p.dilation[0] + 1 ||
-                 pooled[1] + 2 * p.padding[1] < p.kernel[1]))
+            if (p.op != Op::ConvTranspose2d && (pooled[0] + 2 * p.padding[0] < (p.kernel[0] - 1) * p.dilation[0] + 1 ||
+                                                pooled[1] + 2 * p.padding[1] < p.kernel[1]))
                 continue;
         } catch (const std::exception&) {
             continue;  // pooled input smaller than the kernel: draw again
@@ -266,8 +280,8 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
         // Memory placement: input and output regions must not overlap.
         l.write_gap = r.chance(25) ? r.pick(1, 3) : 0;
         const uint32_t words = cfg.data_sram.words;
-        const uint32_t in_len = l.chw ? static_cast<uint32_t>((h * w + 3) / 4)
-                                     : static_cast<uint32_t>(h * w * l.in_passes * operands);
+        const uint32_t in_len =
+            l.chw ? static_cast<uint32_t>((h * w + 3) / 4) : static_cast<uint32_t>(h * w * l.in_passes * operands);
         if (passthrough) {
             // Passthrough writes every input pass and packs channels per quadrant.
             l.out_positions = n;
@@ -297,7 +311,8 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
             for (auto& v : t.values) v = r.pick(arith::kDataMin, arith::kDataMax);
         l.weights = reference::Weights(out_ch, in_ch, p.kernel[0], p.kernel[1]);
         const arith::WeightFormat fmt = arith::weight_format_from_quantization(l.weight_bits);
-        for (auto& v : l.weights.values) v = static_cast<int8_t>(r.pick(arith::weight_min(fmt), arith::weight_max(fmt)));
+        for (auto& v : l.weights.values)
+            v = static_cast<int8_t>(r.pick(arith::weight_min(fmt), arith::weight_max(fmt)));
         if (passthrough) {
             l.weights = reference::Weights();
         } else if (r.chance(60)) {
@@ -346,7 +361,9 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
     };
 
     std::vector<BusWrite> out;
-    auto qreg = [&](int q, uint64_t offset) { return cfg.quadrant_regs.base + q * cfg.quadrant_regs.quadrant_stride + offset; };
+    auto qreg = [&](int q, uint64_t offset) {
+        return cfg.quadrant_regs.base + q * cfg.quadrant_regs.quadrant_stride + offset;
+    };
     auto lreg = [&](int q, unsigned kind) {
         return qreg(q, cfg.layer_register_offset + uint64_t{kind} * cfg.layer_register_stride);  // layer 0
     };
@@ -367,8 +384,10 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
     const uint32_t kern_count = static_cast<uint32_t>(l.out_positions * l.out_passes * l.in_passes);
     const uint32_t mcnt = koffs << 16 | (koffs + (kern_count - 1) * static_cast<uint32_t>(qf_bits));
     uint32_t oned_reg = 0;
-    if (oned) oned_reg = static_cast<uint32_t>(ks) << 8 | 1u << 12 | oned_sad << 4;
-    else if (p.kernel[0] == 1 && (!passthrough || operands == 1)) oned_reg = 1u << 8;
+    if (oned)
+        oned_reg = static_cast<uint32_t>(ks) << 8 | 1u << 12 | oned_sad << 4;
+    else if (p.kernel[0] == 1 && (!passthrough || operands == 1))
+        oned_reg = 1u << 8;
     if (passthrough) {
         // Time slots: groups of four channels of the busiest quadrant.
         int tscnt = 0;
@@ -377,8 +396,10 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
     }
     if (operands > 1) {
         // Element-wise function codes as the generator numbers them.
-        const uint32_t fn = p.eltwise == arith::EltwiseOp::Sub ? 0 : p.eltwise == arith::EltwiseOp::Add ? 1
-                          : p.eltwise == arith::EltwiseOp::Or ? 2 : 3;
+        const uint32_t fn = p.eltwise == arith::EltwiseOp::Sub   ? 0
+                            : p.eltwise == arith::EltwiseOp::Add ? 1
+                            : p.eltwise == arith::EltwiseOp::Or  ? 2
+                                                                 : 3;
         oned_reg |= 1u << 13 | fn << 14 | static_cast<uint32_t>(operands - 1) << 18;
         if (is_pooling_window(p) && p.pool_first) oned_reg |= 1u << 16;
         if (p.op == Op::Conv2d || transpose) oned_reg |= 1u << 17;
@@ -431,8 +452,8 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
         if (p.activation == arith::Activation::Abs) post |= 1u << 26;
         if (transpose) post |= 1u << 28;
         put(kPost, post);
-        uint32_t xpch = static_cast<uint32_t>(last_out - (l.out_first_processor & ~(share - 1))) *
-                        static_cast<uint32_t>(qf_bits);
+        uint32_t xpch =
+            static_cast<uint32_t>(last_out - (l.out_first_processor & ~(share - 1))) * static_cast<uint32_t>(qf_bits);
         uint32_t write_skip = static_cast<uint32_t>(l.out_passes * (l.write_gap + 1) - 1);
         if (passthrough) {
             // Output map: each quadrant's channels packed from its output start.
@@ -502,7 +523,8 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
                 const uint64_t word = uint64_t{l.in_word} + (uint64_t(px) * l.in_passes + pass) * operands + k;
                 const reference::Tensor& t = l.inputs[k];
                 const int64_t v = c < t.channels ? t.at(c, px / w, px % w) : 0;
-                words[base + word * cfg.data_sram.slot_bytes] |= uint32_t{static_cast<uint8_t>(v)} << (8 * (proc % share));
+                words[base + word * cfg.data_sram.slot_bytes] |= uint32_t{static_cast<uint8_t>(v)}
+                                                                 << (8 * (proc % share));
             }
     }
     for (const auto& [addr, v] : words) out.push_back({addr, v, 4});

@@ -8,15 +8,15 @@
 // kernels.py kernel packing) would emit for it: per-layer registers of every
 // used quadrant, data memory image, kernel words, bias bytes and the control
 // sequence that starts the accelerator. The expected result comes from
-// model/reference computed on the plain tensors.
+// testbench/reference computed on the plain tensors.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "model/reference/layer_params.h"
-#include "model/reference/tensor.h"
+#include "testbench/reference/layer_params.h"
+#include "testbench/reference/tensor.h"
 #include "tlm/device_config.h"
 
 namespace ai8x::test {
@@ -32,23 +32,23 @@ struct RandomLayer {
     reference::LayerParams params;
     std::vector<reference::Tensor> inputs;  // element-wise operands, each (C, H, W); conv1d: W == 1
     reference::Weights weights;
-    reference::Bias bias;         // empty: no bias
+    reference::Bias bias;  // empty: no bias
 
     // Placement (what the network author / generator chooses).
-    std::vector<int> in_processors;   // global processor of channel c % size(), pass c / size()
-    int in_passes = 1;                // multi-pass: input words per pixel and processor
-    bool chw = false;                 // CHW ("big data"): four pixels of one channel per word
-    int out_first_processor = 0;      // output channel m goes to processor out_first_processor + m % out_positions
-    int out_positions = 1;            // output processors; more channels take further output passes
-    int out_passes = 1;               // output expansion: channel m is written in pass m / out_positions
+    std::vector<int> in_processors;  // global processor of channel c % size(), pass c / size()
+    int in_passes = 1;               // multi-pass: input words per pixel and processor
+    bool chw = false;                // CHW ("big data"): four pixels of one channel per word
+    int out_first_processor = 0;     // output channel m goes to processor out_first_processor + m % out_positions
+    int out_positions = 1;           // output processors; more channels take further output passes
+    int out_passes = 1;              // output expansion: channel m is written in pass m / out_positions
     int weight_bits = 8;
     // Passthrough: per quadrant, the local processor where that quadrant's
     // outputs start (its input processors' channels are packed from there).
     std::vector<int> passthrough_out_start;
-    uint32_t in_word = 0;             // read pointer (word inside each instance)
-    uint32_t out_word = 0;            // write pointer (word inside each instance)
-    int write_gap = 0;                // extra words between two output pixels
-    uint32_t kernel_word = 0;         // first kernel memory word of every used processor
+    uint32_t in_word = 0;      // read pointer (word inside each instance)
+    uint32_t out_word = 0;     // write pointer (word inside each instance)
+    int write_gap = 0;         // extra words between two output pixels
+    uint32_t kernel_word = 0;  // first kernel memory word of every used processor
     int bias_quadrant = -1;
     uint32_t bias_offset = 0;
 

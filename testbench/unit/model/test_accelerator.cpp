@@ -27,9 +27,11 @@ TEST_CASE("accelerator lists every block of the device description", "[accelerat
     const std::vector<AddressWindow> w = b.accel.windows();
     const DeviceConfig& c = max78000();
     CHECK(w.size() == 5 * c.quadrants + 2);
+    // Windows carry the hierarchical name of the module that owns them.
+    const std::string root = std::string(b.accel.name()) + ".";
     auto find = [&](const std::string& n) -> const AddressWindow* {
         for (const AddressWindow& x : w)
-            if (x.name == n) return &x;
+            if (x.name == root + n) return &x;
         return nullptr;
     };
     REQUIRE(find("q3.kernel"));
@@ -41,7 +43,9 @@ TEST_CASE("accelerator lists every block of the device description", "[accelerat
     REQUIRE(find("q2.regs"));
     CHECK(find("q2.regs")->is_register_block);
     CHECK_FALSE(find("q2.bias")->is_register_block);
-    CHECK(find("fifo")->base == 0x50000000u);
+    REQUIRE(find("fifo.regs"));
+    CHECK(find("fifo.regs")->base == 0x50000000u);
+    REQUIRE(find("aon"));
     CHECK(find("aon")->base == 0x50001000u);
     for (size_t i = 1; i < w.size(); ++i) CHECK(w[i - 1].base + w[i - 1].size <= w[i].base);  // sorted, disjoint
 }
@@ -55,13 +59,13 @@ TEST_CASE("registers reset to zero and decode at their datasheet addresses", "[a
         REQUIRE(b.write(qreg(q, 0x0), 0x00100008 | q << 4) == tlm::TLM_OK_RESPONSE);
         REQUIRE(b.write(qreg(q, 0x4), 0x40e) == tlm::TLM_OK_RESPONSE);
         REQUIRE(b.write(qreg(q, 0x8), 10 + q) == tlm::TLM_OK_RESPONSE);
-        REQUIRE(b.write(qreg(q, 0xc), 0x1) == tlm::TLM_OK_RESPONSE);
-        REQUIRE(b.write(qreg(q, 0x990), 0x1234) == tlm::TLM_OK_RESPONSE);  // REG_IFRM (612 * 4)
+        REQUIRE(b.write(qreg(q, 0xc), 0x2) == tlm::TLM_OK_RESPONSE);        // no self-test start bit (test_reset_power)
+        REQUIRE(b.write(qreg(q, 0x990), 0x1234) == tlm::TLM_OK_RESPONSE);   // REG_IFRM (612 * 4)
         REQUIRE(b.write(qreg(q, 0x1000), 0xfeed) == tlm::TLM_OK_RESPONSE);  // REG_MLAT (1024 * 4)
         CHECK(s.quadrant[q].ctl == (0x00100008u | q << 4));
         CHECK(s.quadrant[q].sram == 0x40eu);
         CHECK(s.quadrant[q].lcnt_max == 10u + q);
-        CHECK(s.quadrant[q].sram_test == 1u);
+        CHECK(s.quadrant[q].sram_test == 2u);
         CHECK(s.quadrant[q].ifrm == 0x1234u);
         CHECK(s.quadrant[q].mlat == 0xfeedu);
         CHECK(b.read(qreg(q, 0x8)) == 10u + q);
@@ -113,7 +117,8 @@ TEST_CASE("control register fields carry the generator's meanings", "[accelerato
     ctl.set(0x0018c809);
     CHECK(ctl.field("CNN_EN") == 1);
     CHECK(ctl.field("CLK_EN") == 1);
-    CHECK(ctl.field("EXT_SYNC") == 4);
+    CHECK(ctl.field("EXT_SYNC") == 1);
+    CHECK(ctl.field("MASTER_SEL") == 0);
     CHECK(ctl.field("STREAM_EN") == 1);
     CHECK(ctl.field("FIFO_EN") == 1);
     CHECK(ctl.field("LILBUF") == 1);
@@ -131,8 +136,9 @@ TEST_CASE("control register fields carry the generator's meanings", "[accelerato
     ena.set(0x000f000f);
     CHECK(ena.field("PRO_EN") == 0xf);
     CHECK(ena.field("MASK_EN") == 0xf);
-    CHECK(layer_register_name(LREG_WPTR_BASE) == "LREG_WPTR_BASE");
-    CHECK(layer_register_name(LREG_LCTL2) == "LREG_LCTL2");
+    CHECK(layer_register_name(max78000(), LREG_WPTR_BASE) == "LREG_WPTR_BASE");
+    CHECK(layer_register_name(max78000(), LREG_LCTL2) == "LREG_LCTL2");
+    CHECK(layer_register_name(max78000(), LREG_IFRM_SLOT) == "LREG_19");
 }
 
 TEST_CASE("FIFO and AON blocks", "[accelerator]") {

@@ -42,8 +42,7 @@ TEST_CASE("products and sums keep full resolution", "[arith]") {
     for (int i = 0; i < 1000; ++i) acc = mac(acc, -128, -128);
     CHECK(acc == 1000LL * 16384);
     for (int d = -128; d <= 127; ++d)
-        for (int w = -128; w <= 127; ++w)
-            REQUIRE(mac(5, static_cast<int8_t>(d), static_cast<int8_t>(w)) == 5 + d * w);
+        for (int w = -128; w <= 127; ++w) REQUIRE(mac(5, static_cast<int8_t>(d), static_cast<int8_t>(w)) == 5 + d * w);
 }
 
 TEST_CASE("bias enters the accumulator at product scale", "[arith]") {
@@ -59,21 +58,23 @@ TEST_CASE("output shift matches floor(0.5 + acc * 2^shift / 128)", "[arith]") {
         for (int64_t acc = -300000; acc <= 300000; ++acc)
             REQUIRE(shift_and_round(acc, shift) == documented_shift(acc, shift));
         // Large accumulators (e.g. 1024 channels x 9 taps of -128*-128).
-        for (int64_t acc : {int64_t{150994944}, int64_t{-150994944}, int64_t{(1LL << 31) - 1},
-                            int64_t{-(1LL << 31)}, int64_t{123456789}, int64_t{-987654321}})
+        for (int64_t acc : {int64_t{150994944}, int64_t{-150994944}, int64_t{(1LL << 31) - 1}, int64_t{-(1LL << 31)},
+                            int64_t{123456789}, int64_t{-987654321}})
             REQUIRE(shift_and_round(acc, shift) == documented_shift(acc, shift));
     }
 }
 
 TEST_CASE("rounding is half towards +infinity as in the vendor table", "[arith]") {
     // Shift 5 divides by 4, so acc = 4x gives the table's x in quarter steps.
-    struct Row { double x; int rounded; };
+    struct Row {
+        double x;
+        int rounded;
+    };
     const Row table[] = {
-        {3.5, 4},   {3.25, 3},  {3.0, 3},   {2.75, 3},  {2.5, 3},   {2.25, 2},  {2.0, 2},
-        {1.75, 2},  {1.5, 2},   {1.25, 1},  {1.0, 1},   {0.75, 1},  {0.5, 1},   {0.25, 0},
-        {0.0, 0},   {-0.25, 0}, {-0.5, 0},  {-0.75, -1}, {-1.0, -1}, {-1.25, -1}, {-1.5, -1},
-        {-1.75, -2}, {-2.0, -2}, {-2.25, -2}, {-2.5, -2}, {-2.75, -3}, {-3.0, -3}, {-3.25, -3},
-        {-3.5, -3},
+        {3.5, 4},   {3.25, 3},   {3.0, 3},   {2.75, 3},   {2.5, 3},   {2.25, 2},   {2.0, 2},   {1.75, 2},
+        {1.5, 2},   {1.25, 1},   {1.0, 1},   {0.75, 1},   {0.5, 1},   {0.25, 0},   {0.0, 0},   {-0.25, 0},
+        {-0.5, 0},  {-0.75, -1}, {-1.0, -1}, {-1.25, -1}, {-1.5, -1}, {-1.75, -2}, {-2.0, -2}, {-2.25, -2},
+        {-2.5, -2}, {-2.75, -3}, {-3.0, -3}, {-3.25, -3}, {-3.5, -3},
     };
     for (const Row& r : table) {
         INFO("x = " << r.x);

@@ -34,8 +34,8 @@ struct Bench {
     }
 };
 
-constexpr uint32_t kOneByOne = 1u << 8;      // LREG_ONED kernel length 1
-constexpr uint32_t kShiftPlus7 = 7u << 13;   // LREG_POST output shift +7 (result = accumulator)
+constexpr uint32_t kOneByOne = 1u << 8;     // LREG_ONED kernel length 1
+constexpr uint32_t kShiftPlus7 = 7u << 13;  // LREG_POST output shift +7 (result = accumulator)
 constexpr uint32_t kBiasEnable = 1u << 12;
 constexpr uint32_t kRelu = 1u << 9;
 constexpr uint32_t kPassthrough = 3u << 24;
@@ -73,8 +73,8 @@ TEST_CASE("1x1 convolution sums processors, adds bias, rounds and applies ReLU",
     b.reg(LREG_RCNT) = 0;
     b.reg(LREG_CCNT) = 0;
     b.reg(LREG_ONED) = kOneByOne;
-    b.reg(LREG_ENA) = 0x00030003;    // processors 0, 1 with kernels
-    b.reg(LREG_MCNT) = 0;            // one kernel per processor at address 0
+    b.reg(LREG_ENA) = 0x00030003;  // processors 0, 1 with kernels
+    b.reg(LREG_MCNT) = 0;          // one kernel per processor at address 0
     b.reg(LREG_WPTR_BASE) = 0x200;
     b.reg(LREG_WPTR_MOFFS) = 1u << 13;
     b.put(0, 0, 10);
@@ -180,8 +180,8 @@ TEST_CASE("misprogrammed pointers give warnings naming layer and register, never
     }
     SECTION("mask range beyond kernel memory") {
         b.reg(LREG_ENA) = 0x00010001;
-        b.reg(LREG_MCNT) = 0xffff;   // start 0, end far beyond 768 words
-        b.reg(LREG_LCTL2) = 0x1ff00; // many output channels
+        b.reg(LREG_MCNT) = 0xffff;    // start 0, end far beyond 768 words
+        b.reg(LREG_LCTL2) = 0x1ff00;  // many output channels
         const EngineResult r = LayerEngine(b.state).run();
         bool named = false;
         for (const auto& w : r.warnings) named = named || w.reg == "LREG_MCNT";

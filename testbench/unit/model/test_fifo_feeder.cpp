@@ -10,6 +10,7 @@
 
 #include "model/registers/fifo_registers.h"
 #include "model/registers/quadrant_registers.h"
+#include "model/registers/register_fields.h"
 #include "testbench/unit/model/accel_test_bench.h"
 #include "testbench/unit/model/vector_loader.h"
 
@@ -20,6 +21,11 @@ using ai8x::test::max78000;
 namespace {
 
 constexpr double kCnnHz = 50e6;
+
+// Register offsets and fields from the device description.
+uint64_t fifo_stat_offset() { return max78000().registers->fifo_register("FIFO_STAT").offset; }
+uint64_t fifo_ctl_offset() { return max78000().registers->fifo_register("FIFO_CTL").offset; }
+const CtlFields& ctl_fields() { return register_fields(max78000()).ctl; }
 
 struct RunRecord {
     sc_core::sc_time started, finished, last_push;
@@ -46,9 +52,9 @@ struct Feeder : AccelBench {
         for (const auto& w : vec.registers)
             if (w.address >= max78000().quadrant_regs.base &&
                 (w.address - max78000().quadrant_regs.base) % max78000().quadrant_regs.quadrant_stride == 0 &&
-                (w.value & ctl::kCnnEnable))
+                ctl_fields().cnn_en.is_set(w.value))
                 master_ctl = w.value, master_ctl_address = w.address;
-        for (auto& q : accel.state().quadrant) q.ctl &= ~ctl::kCnnEnable;
+        for (auto& q : accel.state().quadrant) q.ctl = ctl_fields().cnn_en.with(q.ctl, 0);
         accel.set_cnn_clock_hz(kCnnHz);
         accel.on_irq = [this](bool level) {
             if (level) irq.notify();
@@ -68,13 +74,13 @@ struct Feeder : AccelBench {
                 any = true;
                 if (gap > sc_core::SC_ZERO_TIME) sc_core::wait(gap);
                 // Poll as load_input() does: wait while this FIFO's full flag is set.
-                while (read(fifo_base + FIFO_STAT_OFFSET) >> f & 1) {
+                while (read(fifo_base + fifo_stat_offset()) >> f & 1) {
                     r.saw_full = true;
                     // One CNN cycle, so that pushes land on cycle edges and the
                     // stall cycles the model counts add up exactly.
                     sc_core::wait(sc_core::sc_time(1.0 / kCnnHz, sc_core::SC_SEC));
                 }
-                write(fifo_base + FIFO_DATA_OFFSET + 4 * f, frame[f][k]);
+                write(fifo_base + fifo_data_offset(max78000(), uint32_t(f)), frame[f][k]);
             }
             if (!any) break;
         }
@@ -86,7 +92,7 @@ struct Feeder : AccelBench {
         r.dropped = accel.fifo_dropped_words() - dropped_before;
         r.mismatch = test::compare_expected(vec, accel.state());
         // Acknowledge and stop, as the firmware's interrupt handler and cnn_stop() do.
-        write(master_ctl_address, master_ctl & ~(ctl::kCnnEnable | ctl::kCnnIrq));
+        write(master_ctl_address, ctl_fields().cnn_irq.with(ctl_fields().cnn_en.with(master_ctl, 0), 0));
     }
 
     void run() {
@@ -123,8 +129,7 @@ TEST_CASE("a too-slow feeder stalls the accelerator, which finishes later by the
     // within the work that remains once the frame is complete.
     CHECK(b.slow.finished >= b.slow.last_push);
     CHECK(b.slow.last_push - b.slow.started >= gap * double(words));
-    CHECK(b.slow.finished - b.slow.last_push <=
-          sc_core::sc_time(double(b.fast.busy_cycles) / kCnnHz, sc_core::SC_SEC));
+    CHECK(b.slow.finished - b.slow.last_push <= sc_core::sc_time(double(b.fast.busy_cycles) / kCnnHz, sc_core::SC_SEC));
     CHECK(b.slow.finished - b.slow.started > b.fast.finished - b.fast.started);
 }
 
@@ -158,15 +163,14 @@ struct Overfill : AccelBench {
         const uint64_t base = max78000().fifo_regs.base;
         const uint32_t depth = max78000().fifo_depth;
         constexpr unsigned kFifo = 2;
-        constexpr unsigned kEnableShift = 12;  // FIFO_CTL enable bits (docs/fifo.md §3)
-        write(base + FIFO_CTL_OFFSET, 1u << (kEnableShift + kFifo));
+        write(base + fifo_ctl_offset(), register_fields(max78000()).fifo.enable.with(0, 1u << kFifo));
         for (uint32_t n = 0; n < depth; ++n) {
-            if (n + 1 == depth) stat_before = read(base + FIFO_STAT_OFFSET);
-            write(base + FIFO_DATA_OFFSET + 4 * kFifo, 0x1000 + n);
+            if (n + 1 == depth) stat_before = read(base + fifo_stat_offset());
+            write(base + fifo_data_offset(max78000(), kFifo), 0x1000 + n);
         }
-        stat_at_depth = read(base + FIFO_STAT_OFFSET);
-        write(base + FIFO_DATA_OFFSET + 4 * kFifo, 0xdead);  // lost, as on silicon
-        write(base + FIFO_DATA_OFFSET + 0, 0xbeef);           // FIFO 0 is disabled: lost too
+        stat_at_depth = read(base + fifo_stat_offset());
+        write(base + fifo_data_offset(max78000(), kFifo), 0xdead);  // lost, as on silicon
+        write(base + fifo_data_offset(max78000(), 0), 0xbeef);      // FIFO 0 is disabled: lost too
         kept = accel.fifo_words(kFifo);
     }
 };

@@ -19,7 +19,7 @@ TEST_CASE("input FIFOs fill to the configured depth and then drop words", "[fifo
     CHECK(f.push(1, 999, true) == InputFifos::Push::DroppedFull);
     CHECK(f.occupancy(1) == cfg.fifo_depth);
     CHECK(f.dropped(1) == 1);
-    CHECK(f.pop(1) == 100);       // oldest first; the dropped word never entered
+    CHECK(f.pop(1) == 100);  // oldest first; the dropped word never entered
     CHECK(f.full_flags() == 0u);
     CHECK(f.contents(1).back() == 100 + cfg.fifo_depth - 1);
 }

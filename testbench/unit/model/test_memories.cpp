@@ -89,8 +89,7 @@ TEST_CASE("TRAM: 16-bit values in 32-bit slots, every instance, gaps", "[memorie
         for (uint32_t p = 0; p < g.instances_per_quadrant; ++p) {
             const uint32_t global = q * g.instances_per_quadrant + p;
             REQUIRE(b.write(word_addr(g, q, p, 0), 0xffff0000u | global) == tlm::TLM_OK_RESPONSE);
-            REQUIRE(b.write(word_addr(g, q, p, g.words - 1), 0x12340000u | (0x8000 + global)) ==
-                    tlm::TLM_OK_RESPONSE);
+            REQUIRE(b.write(word_addr(g, q, p, g.words - 1), 0x12340000u | (0x8000 + global)) == tlm::TLM_OK_RESPONSE);
             CHECK(b.accel.state().tram[global][0] == global);
             CHECK(b.accel.state().tram[global][g.words - 1] == 0x8000 + global);
             CHECK(b.read(word_addr(g, q, p, 0)) == global);  // upper half reads zero

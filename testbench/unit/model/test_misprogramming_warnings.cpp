@@ -35,8 +35,7 @@ RandomLayer plain_layer() {
     for (uint64_t s = 1;; ++s) {
         RandomLayer l = test::generate_random_layer(s, max78000());
         if (l.params.op != reference::Op::Passthrough && l.in_processors.size() >= 2 && l.inputs.size() == 1 &&
-            !l.chw && !l.params.wide_output &&
-            l.in_processors.front() / ppq() == l.in_processors.back() / ppq())
+            !l.chw && !l.params.wide_output && l.in_processors.front() / ppq() == l.in_processors.back() / ppq())
             return l;
     }
 }
@@ -148,8 +147,9 @@ TEST_CASE("reading data memory nobody wrote is one warning on LREG_RPTR_BASE wit
     const RandomLayer l = plain_layer();
     INFO(l.describe());
     const auto ws = run_edited(l, [&](std::vector<BusWrite>& writes) {
-        writes.erase(std::remove_if(writes.begin(), writes.end(), [](const BusWrite& w) { return in_data_memory(w.address); }),
-                     writes.end());
+        writes.erase(
+            std::remove_if(writes.begin(), writes.end(), [](const BusWrite& w) { return in_data_memory(w.address); }),
+            writes.end());
     });
     const EngineWarning* w = find_kind(ws, "unwritten_read");
     REQUIRE(w);

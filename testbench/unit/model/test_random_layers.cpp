@@ -1,7 +1,7 @@
 // Randomized register-level differential test: random legal layers are
 // programmed through the bus into the Accelerator exactly as generated
 // firmware would program them, run by the sequencer, read back through the
-// bus and compared with model/reference computed from the plain tensors.
+// bus and compared with testbench/reference computed from the plain tensors.
 //
 // Seeds are fixed per batch so CI is reproducible; a failure prints the seed,
 // the layer and the command that reruns only that seed:
@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-#include "model/reference/reference_layer.h"
+#include "testbench/reference/reference_layer.h"
 #include "testbench/unit/model/accel_test_bench.h"
 #include "testbench/unit/model/random_layer_gen.h"
 
@@ -119,7 +119,8 @@ void run_batch(int batch) {
         }
         if (!diff.empty()) {
             ++failures;
-            FAIL_CHECK(l.describe() << "\n" << diff << "  reproduce: AI8XSIM_SEED=" << s
+            FAIL_CHECK(l.describe() << "\n"
+                                    << diff << "  reproduce: AI8XSIM_SEED=" << s
                                     << " unit_tests_model \"random layers*\"");
         }
     }
@@ -135,7 +136,8 @@ TEST_CASE("random layers batch 3 match the reference", "[random]") { run_batch(3
 TEST_CASE("random layers batch 4 match the reference", "[random]") { run_batch(4); }
 
 TEST_CASE("random layer generator is deterministic per seed and draws every op", "[random]") {
-    bool dilated = false, passthrough = false, transpose = false, out_passes = false, chw = false, eltwise = false, conv1d = false, conv1x1 = false, conv3x3 = false, narrow = false, passes = false, pooled = false;
+    bool dilated = false, passthrough = false, transpose = false, out_passes = false, chw = false, eltwise = false,
+         conv1d = false, conv1x1 = false, conv3x3 = false, narrow = false, passes = false, pooled = false;
     for (uint64_t s = 0; s < 200; ++s) {
         const RandomLayer a = test::generate_random_layer(s, max78000());
         const RandomLayer b = test::generate_random_layer(s, max78000());

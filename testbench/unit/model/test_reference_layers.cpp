@@ -5,7 +5,7 @@
 
 #include <random>
 
-#include "model/reference/reference_layer.h"
+#include "testbench/reference/reference_layer.h"
 
 using namespace ai8x;
 using namespace ai8x::reference;
@@ -94,10 +94,11 @@ TEST_CASE("wide output keeps the raw accumulator", "[reference]") {
 }
 
 TEST_CASE("max and average pooling before a 1x1 convolution", "[reference]") {
-    const Tensor in = make(1, 4, 4, {1, 2, 3, 4,  //
-                                     5, 6, 7, 8,  //
-                                     -1, -2, -3, -4,  //
-                                     -5, -6, -7, -9});
+    const Tensor in = make(1, 4, 4,
+                           {1, 2, 3, 4,      //
+                            5, 6, 7, 8,      //
+                            -1, -2, -3, -4,  //
+                            -5, -6, -7, -9});
     LayerParams p = conv3x3(1);
     p.kernel = {1, 1};
     p.padding = {0, 0};
@@ -223,8 +224,7 @@ TEST_CASE("transposed convolution equals the scatter definition", "[reference]")
     for (int o = 0; o < O; ++o)
         for (int c = 0; c < C; ++c)
             for (int ky = 0; ky < K; ++ky)
-                for (int kx = 0; kx < K; ++kx)
-                    w.at(o, c, ky, kx) = torch_w.at(c, o, K - 1 - ky, K - 1 - kx);
+                for (int kx = 0; kx < K; ++kx) w.at(o, c, ky, kx) = torch_w.at(c, o, K - 1 - ky, K - 1 - kx);
     LayerParams p;
     p.op = Op::ConvTranspose2d;
     p.out_channels = O;
@@ -244,8 +244,7 @@ TEST_CASE("invalid layers are rejected with a message", "[reference]") {
     CHECK_THROWS_AS(run_layer(p, {}, ones(1, 1, 3, 3), {}), std::invalid_argument);
     CHECK_THROWS_AS(run_layer(p, {in}, ones(2, 1, 3, 3), {}), std::invalid_argument);
     CHECK_THROWS_AS(run_layer(p, {in}, ones(1, 1, 3, 3), {1, 2}), std::invalid_argument);
-    CHECK_THROWS_AS(run_layer(p, {make(1, 1, 1, {300})}, ones(1, 1, 3, 3), {}),
-                    std::invalid_argument);
+    CHECK_THROWS_AS(run_layer(p, {make(1, 1, 1, {300})}, ones(1, 1, 3, 3), {}), std::invalid_argument);
     p.pool = PoolType::Max;
     p.pool_size = {3, 3};
     CHECK_THROWS_AS(run_layer(p, {in}, ones(1, 1, 3, 3), {}), std::invalid_argument);
@@ -256,7 +255,6 @@ TEST_CASE("invalid layers are rejected with a message", "[reference]") {
         run_layer(conv3x3(1), {in}, ones(1, 2, 3, 3), {});
         FAIL("no exception");
     } catch (const std::invalid_argument& e) {
-        CHECK(std::string(e.what()).find("weights are 1x2x3x3, layer needs 1x1x3x3") !=
-              std::string::npos);
+        CHECK(std::string(e.what()).find("weights are 1x2x3x3, layer needs 1x1x3x3") != std::string::npos);
     }
 }

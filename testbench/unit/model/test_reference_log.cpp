@@ -4,8 +4,8 @@
 
 #include <sstream>
 
-#include "model/reference/generator_log.h"
-#include "model/reference/reference_layer.h"
+#include "testbench/reference/generator_log.h"
+#include "testbench/reference/reference_layer.h"
 
 using namespace ai8x;
 using namespace ai8x::reference;
@@ -112,8 +112,7 @@ TEST_CASE("generator log: layers, parameters and arrays are extracted", "[refere
     CHECK(pass.params.pool_size == Pair{2, 2});
     CHECK(pass.expected.values == std::vector<int64_t>{4, -5});
     // The reference agrees with the hand-made log for the pooling layer...
-    CHECK(run_layer(pass.params, pass.inputs, pass.weights, pass.bias).values ==
-          pass.expected.values);
+    CHECK(run_layer(pass.params, pass.inputs, pass.weights, pass.bias).values == pass.expected.values);
     // ...and saturates the conv layer where the made-up log does not (x + 128 > 127).
     CHECK(run_layer(conv.params, conv.inputs, conv.weights, conv.bias).values ==
           std::vector<int64_t>{127, 127, 127, 127, 0, 0, 0, 0});

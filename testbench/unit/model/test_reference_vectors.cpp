@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "model/reference/generator_log.h"
-#include "model/reference/reference_layer.h"
+#include "testbench/reference/generator_log.h"
+#include "testbench/reference/reference_layer.h"
 #include "testbench/unit/test_support.h"
 
 namespace fs = std::filesystem;
@@ -46,9 +46,8 @@ std::string first_difference(const Tensor& got, const Tensor& want) {
         for (int y = 0; y < want.height; ++y)
             for (int x = 0; x < want.width; ++x)
                 if (got.at(c, y, x) != want.at(c, y, x))
-                    return "first difference at (c=" + std::to_string(c) + ", y=" +
-                           std::to_string(y) + ", x=" + std::to_string(x) + "): got " +
-                           std::to_string(got.at(c, y, x)) + ", expected " +
+                    return "first difference at (c=" + std::to_string(c) + ", y=" + std::to_string(y) +
+                           ", x=" + std::to_string(x) + "): got " + std::to_string(got.at(c, y, x)) + ", expected " +
                            std::to_string(want.at(c, y, x));
     return "";
 }
@@ -70,8 +69,8 @@ Tally check_vectors(const std::vector<fs::path>& dirs, const std::string& group)
             t.values += static_cast<int>(c.expected.size());
         }
     }
-    WARN(group << ": " << t.vectors << " vectors, " << t.layers << " layers (" << t.values
-                << " values) match, " << t.skipped << " layers skipped");
+    WARN(group << ": " << t.vectors << " vectors, " << t.layers << " layers (" << t.values << " values) match, "
+               << t.skipped << " layers skipped");
     return t;
 }
 

@@ -20,10 +20,10 @@ TEST_CASE("ring shadow returns the slot content at the writer's progress", "[str
     const DeviceConfig cfg = load_device_config(default_device_config_path());
     AcceleratorState state(cfg);
     const uint32_t start = 16, size = 4, inst = 1;
-    std::vector<std::vector<uint32_t>> before = state.data_sram;
+    std::vector<std::vector<uint32_t>> before = state.data_sram.snapshot();
     before[inst][start + 1] = 0xabcd;  // what memory held before the inference
     RingShadow ring(state, start, size, 1);
-    fill(ring, inst, start, 10);       // words 0..9 into a ring of four slots
+    fill(ring, inst, start, 10);  // words 0..9 into a ring of four slots
 
     // Slot start+1 receives words 1, 5, 9.
     CHECK(ring.slot_value(inst, start + 1, 0, before) == 0xabcd);  // nothing written yet
@@ -38,9 +38,9 @@ TEST_CASE("ring shadow returns the slot content at the writer's progress", "[str
     // Reads through a source: consumer word n at read position p sees slot n mod size at progress[p].
     const std::vector<uint64_t> progress = {2, 6};
     const RingSource source(ring, progress, start, size, before);
-    CHECK(source.word(inst, 1, 0) == 101);   // intended word
-    CHECK(source.word(inst, 1, 1) == 105);   // overrun: a newer lap
-    CHECK(source.word(inst, 5, 0) == 101);   // stale: word 5 not written, slot still holds word 1
+    CHECK(source.word(inst, 1, 0) == 101);  // intended word
+    CHECK(source.word(inst, 1, 1) == 105);  // overrun: a newer lap
+    CHECK(source.word(inst, 5, 0) == 101);  // stale: word 5 not written, slot still holds word 1
 
     // Committed memory holds the last word written to each slot.
     ring.commit();
@@ -53,11 +53,11 @@ TEST_CASE("ring shadow returns the slot content at the writer's progress", "[str
 TEST_CASE("ring shadow counts progress in writer steps of several words", "[stream][ring]") {
     const DeviceConfig cfg = load_device_config(default_device_config_path());
     AcceleratorState state(cfg);
-    const std::vector<std::vector<uint32_t>> before = state.data_sram;
+    const std::vector<std::vector<uint32_t>> before = state.data_sram.snapshot();
     // Two words per output pixel (two passes), ring of six words = three pixels.
     RingShadow ring(state, 0, 6, 2);
     fill(ring, 0, 0, 12);
-    CHECK(ring.slot_value(0, 3, 1, before) == 0);     // pixel 1 (words 2, 3) not written after one step
+    CHECK(ring.slot_value(0, 3, 1, before) == 0);  // pixel 1 (words 2, 3) not written after one step
     CHECK(ring.slot_value(0, 3, 2, before) == 103);
-    CHECK(ring.slot_value(0, 3, 5, before) == 109);   // pixel 4 (words 8, 9) overwrote it
+    CHECK(ring.slot_value(0, 3, 5, before) == 109);  // pixel 4 (words 8, 9) overwrote it
 }

@@ -78,7 +78,8 @@ TEST_CASE("stream plan of every streaming vector matches the generator's formula
         AcceleratorState state(cfg);
         test::apply_vector(test::load_vector(kVectors + "/" + name), state);
         const StreamPlan plan = make_stream_plan(state);
-        for (const auto& w : plan.warnings) UNSCOPED_INFO("warning layer " << w.layer << " " << w.reg << ": " << w.message);
+        for (const auto& w : plan.warnings)
+            UNSCOPED_INFO("warning layer " << w.layer << " " << w.reg << ": " << w.message);
         CHECK(plan.warnings.empty());
         CHECK(plan.fifo_mode);
         CHECK(plan.streaming);

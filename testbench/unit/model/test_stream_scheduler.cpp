@@ -67,9 +67,9 @@ TEST_CASE("streaming vectors schedule without hazards or deadlock and never over
             if (k > 0) CHECK(r.min_margin == 2);
             // Each position costs what it costs in a non-streaming layer (§7).
             const LayerConfig& c = plan.chain[k].cfg;
-            CHECK(r.work_cycles == static_cast<uint64_t>(TimingModel(l.cfg.timing)
-                                                             .layer_breakdown(c, layer_timeslots(*l.state, c))
-                                                             .total()));
+            CHECK(r.work_cycles ==
+                  static_cast<uint64_t>(
+                      TimingModel(l.cfg.timing).layer_breakdown(c, layer_timeslots(*l.state, c)).total()));
         }
         // Consumers run interleaved with their producers: a consumer reads real data before its producer ends.
         for (std::size_t k = 1; k < plan.chain.size(); ++k)

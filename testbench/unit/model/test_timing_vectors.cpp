@@ -99,7 +99,6 @@ nlohmann::json read_meta(const std::string& name) {
 TEST_CASE("timing: per-layer cycles match the generator's latency estimate", "[timing][vectors]") {
     const DeviceConfig cfg = load_device_config(default_device_config_path());
     const TimingModel model(cfg.timing);
-    const std::vector<int> all_quadrants{0, 1, 2, 3};
 
     std::vector<Row> rows, streaming_rows;
     int64_t expected_total = 0, modelled_total = 0;
@@ -109,13 +108,13 @@ TEST_CASE("timing: per-layer cycles match the generator's latency estimate", "[t
         INFO(name);
         const nlohmann::json lat = read_meta(name).at("latency_cycles");
         AcceleratorState st(cfg);
-        if (entry.fifo) test::apply_vector(register_writes(cfg, name), st);
-        else test::apply_vector(test::load_vector(kVectors + "/" + name), st);
+        if (entry.fifo)
+            test::apply_vector(register_writes(cfg, name), st);
+        else
+            test::apply_vector(test::load_vector(kVectors + "/" + name), st);
 
-        // Master quadrant: the first one whose layer count is programmed.
-        int master = 0;
-        while (master + 1 < int(st.quadrant.size()) && st.quadrant[master].lcnt_max == 0) ++master;
-        const InferenceCycles inf = inference_cycles(model, st, all_quadrants, master);
+        // cnn_start() is part of the loaded writes: the sequencing rules pick master and layers.
+        const InferenceCycles inf = inference_cycles(model, st, plan_sequence(st));
         CHECK(int64_t(inf.startup) == lat.at("Startup").get<int64_t>());
         CHECK(inf.layers.size() + 2 == lat.size());  // every layer decoded; keys also hold Startup and Total
         for (const TimedLayer& t : inf.layers) {
@@ -150,9 +149,9 @@ TEST_CASE("timing: per-layer cycles match the generator's latency estimate", "[t
                     (long long)r.modelled, 100.0 * r.error(), r.breakdown.c_str());
     }
     const double total_error = expected_total ? double(modelled_total - expected_total) / double(expected_total) : 0;
-    std::printf("\n%d vectors, %zu layers: %d exact (%.1f%%), %d within 2%%, total %lld vs %lld (%.3f%%)\n",
-                vectors, rows.size(), exact, rows.empty() ? 0.0 : 100.0 * exact / rows.size(), within,
-                (long long)modelled_total, (long long)expected_total, 100.0 * total_error);
+    std::printf("\n%d vectors, %zu layers: %d exact (%.1f%%), %d within 2%%, total %lld vs %lld (%.3f%%)\n", vectors,
+                rows.size(), exact, rows.empty() ? 0.0 : 100.0 * exact / rows.size(), within, (long long)modelled_total,
+                (long long)expected_total, 100.0 * total_error);
     if (worst)
         std::printf("worst layer: %s layer %d: model %lld, generator %lld (%.2f%%)\n", worst->vector.c_str(),
                     worst->layer, (long long)worst->modelled, (long long)worst->expected, 100.0 * worst->error());

@@ -41,10 +41,10 @@ TEST_CASE("timing: 3x3 convolution with padding, counted row by row", "[timing]"
     //              4 output columns x 2 channels = 8 writes -> 22 each = 88
     const LayerCycles c = TimingModel(unit_costs()).layer_breakdown(small_conv());
     CHECK(c.total() == 124);
-    CHECK(c.read == 16);          // 16 data positions
-    CHECK(c.pad == 20);           // 36 - 16 padding positions
+    CHECK(c.read == 16);  // 16 data positions
+    CHECK(c.pad == 20);   // 36 - 16 padding positions
     CHECK(c.tram == 36);
-    CHECK(c.write == 20 + 32);    // write states: 12 in rows 0,1 + 8 in rows 2..5; 4 x 8 outputs
+    CHECK(c.write == 20 + 32);  // write states: 12 in rows 0,1 + 8 in rows 2..5; 4 x 8 outputs
     CHECK(c.pool == 0);
     CHECK(c.setup == 0);
 }

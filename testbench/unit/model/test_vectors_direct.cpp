@@ -39,8 +39,8 @@ Outcome run_vector(const DeviceConfig& cfg, const std::string& name, bool verbos
     if (verbose) {
         for (const auto& l : result.layers)
             std::printf("  layer %d: in %ux%u out %ux%u passes %u macs %llu reads %llu writes %llu\n", l.layer,
-                        l.in_rows, l.in_cols, l.out_rows, l.out_cols, l.passes,
-                        static_cast<unsigned long long>(l.macs), static_cast<unsigned long long>(l.input_reads),
+                        l.in_rows, l.in_cols, l.out_rows, l.out_cols, l.passes, static_cast<unsigned long long>(l.macs),
+                        static_cast<unsigned long long>(l.input_reads),
                         static_cast<unsigned long long>(l.output_writes));
         for (const auto& w : result.warnings)
             std::printf("  warning: quadrant %d layer %d %s: %s\n", w.quadrant, w.layer, w.reg.c_str(),
@@ -76,11 +76,11 @@ Outcome run_fifo_vector(const DeviceConfig& cfg, const std::string& name, bool v
             std::printf("  warning: quadrant %d layer %d %s: %s\n", w.quadrant, w.layer, w.reg.c_str(),
                         w.message.c_str());
         for (const auto& l : session.scheduler().layers())
-            std::printf("  stream layer %d: work %llu cycles, span %llu..%llu, min margin %lld, ring use %llu/%llu px\n",
-                        l.layer, static_cast<unsigned long long>(l.work_cycles),
-                        static_cast<unsigned long long>(l.first_cycle), static_cast<unsigned long long>(l.last_cycle),
-                        static_cast<long long>(l.min_margin), static_cast<unsigned long long>(l.max_ring_pixels),
-                        static_cast<unsigned long long>(l.ring_pixels));
+            std::printf(
+                "  stream layer %d: work %llu cycles, span %llu..%llu, min margin %lld, ring use %llu/%llu px\n",
+                l.layer, static_cast<unsigned long long>(l.work_cycles), static_cast<unsigned long long>(l.first_cycle),
+                static_cast<unsigned long long>(l.last_cycle), static_cast<long long>(l.min_margin),
+                static_cast<unsigned long long>(l.max_ring_pixels), static_cast<unsigned long long>(l.ring_pixels));
     }
     for (const auto& h : session.hazards())
         std::printf("  hazard %s layer %d at 0x%08x cycle %llu (%llu times): %s\n", h.kind.c_str(), h.layer, h.address,
@@ -98,9 +98,9 @@ Outcome run_fifo_vector(const DeviceConfig& cfg, const std::string& name, bool v
                       complete ? "hazards were reported" : "the frame was not consumed");
     else
         std::snprintf(text, sizeof text,
-                      "FAIL %s: %zu of %zu words differ, first at 0x%08x expected 0x%08x actual 0x%08x",
-                      name.c_str(), mismatch->mismatching_words, mismatch->total_words, mismatch->address,
-                      mismatch->expected, mismatch->actual);
+                      "FAIL %s: %zu of %zu words differ, first at 0x%08x expected 0x%08x actual 0x%08x", name.c_str(),
+                      mismatch->mismatching_words, mismatch->total_words, mismatch->address, mismatch->expected,
+                      mismatch->actual);
     return {false, text};
 }
 
@@ -139,13 +139,16 @@ TEST_CASE("every plain golden vector is bit-exact when applied directly to the e
         }
         std::printf("%s\n", o.line.c_str());
         const bool listed = known.count(name) != 0;
-        if (o.pass && listed) unexpectedly_passed.push_back(name);
-        else if (o.pass) ++passed;
-        else if (listed) ++known_failed;
-        else failed.push_back(name);
+        if (o.pass && listed)
+            unexpectedly_passed.push_back(name);
+        else if (o.pass)
+            ++passed;
+        else if (listed)
+            ++known_failed;
+        else
+            failed.push_back(name);
     }
-    std::printf("%zu of %zu plain vectors pass, %zu listed as expected failures\n", passed, names.size(),
-                known_failed);
+    std::printf("%zu of %zu plain vectors pass, %zu listed as expected failures\n", passed, names.size(), known_failed);
     for (const auto& f : failed) UNSCOPED_INFO("failing: " << f);
     for (const auto& f : unexpectedly_passed) UNSCOPED_INFO("passes but is listed as an expected failure: " << f);
     CHECK(failed.empty());

@@ -7,6 +7,7 @@
 
 #include "model/memories/kernel_memory_port.h"
 #include "model/registers/fifo_registers.h"
+#include "model/registers/register_fields.h"
 #include "model/registers/quadrant_registers.h"
 
 namespace ai8x::test {
@@ -98,7 +99,10 @@ void apply_register(AcceleratorState& s, const RegisterWrite& w) {
                 case 0xc: r.sram_test = w.value; return;
                 default: break;
             }
-            if (off == c.mlat_offset) { r.mlat = w.value; return; }
+            if (off == c.mlat_offset) {
+                r.mlat = w.value;
+                return;
+            }
             // REG_IFRM occupies the slot of per-layer kind LREG_IFRM_SLOT, layer 0.
             if (off == c.layer_register_offset + uint64_t{LREG_IFRM_SLOT} * c.layer_register_stride) {
                 r.ifrm = w.value;
@@ -117,8 +121,14 @@ void apply_register(AcceleratorState& s, const RegisterWrite& w) {
             fail();
         }
     }
-    if (w.address == c.fifo_regs.base) { s.fifo_ctl = w.value; return; }
-    if (w.address == c.aon_regs.base) { s.aon_ctl = w.value; return; }
+    if (w.address == c.fifo_regs.base) {
+        s.fifo_ctl = w.value;
+        return;
+    }
+    if (w.address == c.aon_regs.base) {
+        s.aon_ctl = w.value;
+        return;
+    }
     fail();
 }
 
@@ -156,7 +166,8 @@ GoldenVector load_vector(const std::string& dir) {
         i += 2 + k[i + 1];
     }
 
-    static const std::regex bias_copy(R"(memcpy_8to32\(\(uint32_t \*\) (0x[0-9a-fA-F]+), bias_(\d+), sizeof\(uint8_t\) \* (\d+)\))");
+    static const std::regex bias_copy(
+        R"(memcpy_8to32\(\(uint32_t \*\) (0x[0-9a-fA-F]+), bias_(\d+), sizeof\(uint8_t\) \* (\d+)\))");
     for (const auto& [line, text] : function_body(cnn, "cnn_load_bias")) {
         std::smatch m;
         if (!std::regex_search(text, m, bias_copy)) continue;
@@ -196,8 +207,10 @@ GoldenVector load_vector(const std::string& dir) {
     std::vector<std::pair<std::string, std::string>> pointers;  // variable -> input index
     for (const auto& [line, text] : function_body(main_c, "load_input")) {
         std::smatch m;
-        if (std::regex_search(text, m, fifo_loop)) iterations = std::stoul(m[1]);
-        else if (std::regex_search(text, m, fifo_pointer)) pointers.emplace_back(m[1], m[2]);
+        if (std::regex_search(text, m, fifo_loop))
+            iterations = std::stoul(m[1]);
+        else if (std::regex_search(text, m, fifo_pointer))
+            pointers.emplace_back(m[1], m[2]);
         else if (std::regex_search(text, m, fifo_write)) {
             std::string index;
             for (const auto& [var, idx] : pointers)
@@ -238,13 +251,16 @@ void apply_vector(const GoldenVector& vec, AcceleratorState& s) {
     // Kernels take the path cnn.c takes: the kernel memory port's express
     // protocol (start byte at the odd address, then the packed stream), so the
     // packing is decoded in one place (model/memories/kernel_memory_port).
-    const uint32_t express_ctl = ctl::kMexpress;
+    const uint32_t express_ctl = register_fields(c).ctl.mexpress.with(0, 1);
     for (const auto& block : vec.kernels) {
         Located at;
         if (!locate(c.kernel_mem, c.quadrants, block.address, at))
             throw std::runtime_error(vec.name + ": kernel address " + hex(block.address) + " does not decode");
         const uint64_t quadrant_base = c.kernel_mem.base + uint64_t{at.quadrant} * c.kernel_mem.quadrant_stride;
-        KernelMemoryPort port(s, at.quadrant, quadrant_base, express_ctl);
+        std::vector<KernelArray*> instances;
+        for (uint32_t i = 0; i < c.kernel_mem.instances_per_quadrant; ++i)
+            instances.push_back(&s.kernel_arrays[at.quadrant * c.kernel_mem.instances_per_quadrant + i]);
+        KernelMemoryPort port("kernel", c, at.quadrant, quadrant_base, instances, express_ctl);
         const uint64_t offset = block.address - quadrant_base;
         const auto write = [&](uint64_t at_offset, uint32_t value, unsigned bytes) {
             tlm::tlm_generic_payload t;
@@ -255,7 +271,8 @@ void apply_vector(const GoldenVector& vec, AcceleratorState& s) {
             t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
             port.transport(t, at_offset);
             if (t.get_response_status() != tlm::TLM_OK_RESPONSE)
-                throw std::runtime_error(vec.name + ": kernel block " + hex(block.address) + " rejected by kernel memory");
+                throw std::runtime_error(vec.name + ": kernel block " + hex(block.address) +
+                                         " rejected by kernel memory");
         };
         write(offset | 1, 1, 1);
         for (std::size_t n = 0; n < block.words.size(); ++n) write(offset + 4 * n, block.words[n], 4);
@@ -284,7 +301,7 @@ void apply_vector(const GoldenVector& vec, AcceleratorState& s) {
 
 std::vector<std::vector<uint32_t>> fifo_frame(const GoldenVector& vec, const DeviceConfig& cfg) {
     std::vector<std::vector<uint32_t>> frame(cfg.fifo_count);
-    const uint64_t data0 = cfg.fifo_regs.base + FIFO_DATA_OFFSET;
+    const uint64_t data0 = cfg.fifo_regs.base + fifo_data_offset(cfg, 0);
     for (const auto& w : vec.fifo_writes) {
         if (w.address < data0 || (w.address - data0) % 4 != 0 || (w.address - data0) / 4 >= cfg.fifo_count)
             throw std::runtime_error(vec.dir + "/main.c: load_input() writes " + hex(w.address) +
@@ -325,9 +342,7 @@ std::optional<Mismatch> compare_expected(const GoldenVector& vec, const Accelera
     return first;
 }
 
-namespace {
-
-}  // namespace
+namespace {}  // namespace
 
 // Rows of the INDEX.md summary table, split into trimmed cells.
 std::vector<std::vector<std::string>> index_rows(const std::string& vectors_dir) {

@@ -21,20 +21,20 @@ namespace ai8x::test {
 struct RegisterWrite {
     uint32_t address = 0;
     uint32_t value = 0;
-    int line = 0;                  // line in cnn.c, for messages
+    int line = 0;  // line in cnn.c, for messages
 };
 
-struct ArrayCopy {                 // a memcpy of a named array to the accelerator
+struct ArrayCopy {  // a memcpy of a named array to the accelerator
     uint32_t address = 0;
     std::vector<uint32_t> values;  // one entry per destination word
 };
 
-struct KernelBlock {               // one entry of the KERNELS stream
+struct KernelBlock {  // one entry of the KERNELS stream
     uint32_t address = 0;
-    std::vector<uint32_t> words;   // as cnn.c streams them after the start byte
+    std::vector<uint32_t> words;  // as cnn.c streams them after the start byte
 };
 
-struct ExpectedBlock {             // one entry of SAMPLE_OUTPUT
+struct ExpectedBlock {  // one entry of SAMPLE_OUTPUT
     uint32_t address = 0;
     uint32_t mask = 0;
     std::vector<uint32_t> words;
@@ -45,7 +45,7 @@ struct GoldenVector {
     std::string dir;
     std::vector<RegisterWrite> registers;
     std::vector<KernelBlock> kernels;
-    std::vector<ArrayCopy> biases;    // values are bytes, one per 32-bit slot
+    std::vector<ArrayCopy> biases;  // values are bytes, one per 32-bit slot
     std::vector<ArrayCopy> inputs;
     // FIFO vectors: the data-register address load_input() writes and the
     // words it pushes there, in order.

@@ -165,3 +165,56 @@ TEST_CASE("processor counts must agree across sections", "[config]") {
     const std::string msg = load_error(edited(R"(processors_per_quadrant: 16)", "processors_per_quadrant: 8"));
     CHECK(msg.find("instances_per_quadrant") != std::string::npos);
 }
+
+// --- register_map: the one description of every accelerator register ---
+
+TEST_CASE("register_map loads every register and field of the bundled description", "[config][registers]") {
+    const DeviceConfig cfg = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78000.yaml");
+    REQUIRE(cfg.registers);
+    const RegisterMap& m = *cfg.registers;
+    CHECK(m.quadrant.size() == 6);
+    CHECK(m.layer.size() == 20);  // 21 slots, slot 19 is REG_IFRM of layer 0
+    const RegField stride = m.field(m.layer_register("LREG_STRIDE"), "STRIDE");
+    CHECK(stride.lsb == 0);
+    CHECK(stride.width == 4);  // pool strides 1..16
+    const RegField start = m.field(m.quadrant_register("REG_LCNT_MAX"), "START");
+    CHECK(start.get(0x00000305u) == 3);
+    CHECK(start.with(0x00000305u, 1) == 0x00000105u);
+    CHECK(m.quadrant_register("REG_IFRM").offset == 0x990);
+    CHECK(cfg.mlat_offset == 0x1000);
+    CHECK(m.layer_register("LREG_LCTL2").offset == 0x10 + 20 * 0x80);
+    CHECK(m.fifo_register("FIFO_WR").count == cfg.fifo_count);
+    CHECK(m.layer_register_name(19) == "LREG_19");
+    CHECK_THROWS_AS(m.quadrant_register("REG_NOPE"), ConfigError);
+    CHECK_THROWS_AS(m.field(m.quadrant_register("REG_CTL"), "NOPE"), ConfigError);
+}
+
+TEST_CASE("overlapping fields are rejected naming register and field", "[config][registers]") {
+    const std::string msg = load_error(edited(R"(name: RDY_SEL,    bits: "2:1")", R"(name: RDY_SEL,    bits: "2:0")"));
+    CHECK(msg.find("register_map.quadrant.REG_CTL.fields.RDY_SEL.bits") != std::string::npos);
+    CHECK(msg.find("overlaps field CNN_EN") != std::string::npos);
+}
+
+TEST_CASE("a field beyond bit 31 is rejected", "[config][registers]") {
+    const std::string msg = load_error(edited(R"(name: QUPAC,      bits: "31")", R"(name: QUPAC,      bits: "32")"));
+    CHECK(msg.find("register_map.quadrant.REG_CTL.fields.QUPAC.bits") != std::string::npos);
+    CHECK(msg.find("beyond bit 31") != std::string::npos);
+}
+
+TEST_CASE("duplicate register and field names are rejected", "[config][registers]") {
+    const std::string reg = load_error(edited(R"(- name: REG_SRAM_TEST)", "- name: REG_SRAM"));
+    CHECK(reg.find("register_map.quadrant.REG_SRAM") != std::string::npos);
+    CHECK(reg.find("duplicate register name") != std::string::npos);
+    const std::string field = load_error(edited(R"(name: CLK_EN,)", "name: CNN_EN,"));
+    CHECK(field.find("register_map.quadrant.REG_CTL.fields.CNN_EN") != std::string::npos);
+    CHECK(field.find("duplicate field name") != std::string::npos);
+}
+
+TEST_CASE("a per-layer kind in a used or missing slot is rejected", "[config][registers]") {
+    CHECK(load_error(edited(R"(slot: 20)", "slot: 0")).find("slot already used by LREG_RCNT") != std::string::npos);
+    CHECK(load_error(edited(R"(slot: 20)", "slot: 21")).find("register_map.layer.LREG_LCTL2.slot") !=
+          std::string::npos);
+    // A global register in a per-layer kind's slot would alias that kind's registers.
+    CHECK(load_error(edited(R"(offset: 0x990 )", "offset: 0x010 ")).find("lies in per-layer slot 0 of LREG_RCNT") !=
+          std::string::npos);
+}

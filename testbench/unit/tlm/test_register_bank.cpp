@@ -37,7 +37,11 @@ struct Fixture {
     uint32_t ctl = 0xdead, stat = 0, cmd = 0, flags = 0;
     RegisterBank bank{"blk", 0x40000000};
     Fixture() {
-        bank.add({"CTL", 0x0, 0x00000008, RegAccess::RW, "control",
+        bank.add({"CTL",
+                  0x0,
+                  0x00000008,
+                  RegAccess::RW,
+                  "control",
                   {{"EN", 0, 1, "enable"}, {"MODE", 4, 3, "mode select"}, {"DONE", 12, 1, "done flag"}}},
                  &ctl);
         bank.add({"STAT", 0x4, 0x5, RegAccess::RO, "status", {{"LEVEL", 0, 4, "fill level"}}}, &stat);

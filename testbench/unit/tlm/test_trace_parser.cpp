@@ -135,9 +135,13 @@ TEST_CASE("parser reports each malformed line with file, line and what was expec
     dir.write("bad.hex", "00000001\nxyz\n");
     dir.write("empty.bin", "");
     const std::string d = dir.path.string();
-    struct Case { std::string text, message; };
+    struct Case {
+        std::string text, message;
+    };
     const std::vector<Case> cases = {
-        {"frobnicate 1 2", "t.trace:1: expected a command (write8/16/32, read8/16/32, poll8/16/32, wait_irq, load, dump, check), got 'frobnicate'"},
+        {"frobnicate 1 2",
+         "t.trace:1: expected a command (write8/16/32, read8/16/32, poll8/16/32, wait_irq, load, dump, check), got "
+         "'frobnicate'"},
         {"\n\nwrite24 0x0 1", "t.trace:3: expected write8, write16 or write32, got 'write24'"},
         {"write32 0x1000", "t.trace:1: expected write32 ADDR VALUE, got 1 argument"},
         {"write32 0x1000 1 2", "t.trace:1: expected write32 ADDR VALUE, got 3 arguments"},
@@ -149,15 +153,20 @@ TEST_CASE("parser reports each malformed line with file, line and what was expec
         {"read32 0x1000 1 0x1ffffffff", "t.trace:1: expected MASK to fit in 32 bits, got '0x1ffffffff'"},
         {"read32 0x1000", "t.trace:1: expected read32 ADDR EXPECTED [MASK], got 1 argument"},
         {"poll32 0x1000 1", "t.trace:1: expected poll32 ADDR EXPECTED [MASK] TIMEOUT, got 2 arguments"},
-        {"poll32 0x1000 1 100", "t.trace:1: expected TIMEOUT as a positive integer with unit ps/ns/us/ms/s (e.g. 10us), got '100'"},
-        {"wait_irq 0us", "t.trace:1: expected TIMEOUT as a positive integer with unit ps/ns/us/ms/s (e.g. 10us), got '0us'"},
+        {"poll32 0x1000 1 100",
+         "t.trace:1: expected TIMEOUT as a positive integer with unit ps/ns/us/ms/s (e.g. 10us), got '100'"},
+        {"wait_irq 0us",
+         "t.trace:1: expected TIMEOUT as a positive integer with unit ps/ns/us/ms/s (e.g. 10us), got '0us'"},
         {"wait_irq", "t.trace:1: expected wait_irq TIMEOUT, got 0 arguments"},
         {"dump 0x1000 6 x.bin", "t.trace:1: expected LENGTH to be a non-zero multiple of 4, got '6'"},
         {"dump 0xfffffffc 8 x.bin", "t.trace:1: expected ADDR + LENGTH to stay below 2^32"},
         {"load 0x1002 odd.bin", "t.trace:1: expected ADDR aligned to 4 bytes, got '0x1002'"},
-        {"load 0x1000 missing.bin", "t.trace:1: expected a readable memory image: " + d + "/missing.bin: cannot open for reading"},
-        {"load 0x1000 odd.bin", "t.trace:1: expected a readable memory image: " + d + "/odd.bin: expected a length that is a multiple of 4 bytes, file has 3"},
-        {"check 0x1000 bad.hex", "t.trace:1: expected a readable memory image: " + d + "/bad.hex:2: expected a 32-bit hexadecimal word, got 'xyz'"},
+        {"load 0x1000 missing.bin",
+         "t.trace:1: expected a readable memory image: " + d + "/missing.bin: cannot open for reading"},
+        {"load 0x1000 odd.bin", "t.trace:1: expected a readable memory image: " + d +
+                                    "/odd.bin: expected a length that is a multiple of 4 bytes, file has 3"},
+        {"check 0x1000 bad.hex", "t.trace:1: expected a readable memory image: " + d +
+                                     "/bad.hex:2: expected a 32-bit hexadecimal word, got 'xyz'"},
         {"check 0x1000 empty.bin", "t.trace:1: expected a non-empty memory image in 'empty.bin'"},
     };
     for (const auto& c : cases) {

@@ -58,8 +58,10 @@ struct ToyDevice : sc_core::sc_module {
         gp.set_response_status(tlm::TLM_OK_RESPONSE);
         if (a >= kMemBase && a + len <= kMemBase + 4 * kMemWords) {
             auto* bytes = reinterpret_cast<unsigned char*>(mem.data()) + (a - kMemBase);
-            if (gp.is_write()) std::memcpy(bytes, p, len);
-            else std::memcpy(p, bytes, len);
+            if (gp.is_write())
+                std::memcpy(bytes, p, len);
+            else
+                std::memcpy(p, bytes, len);
         } else if (a == kStart && gp.is_write()) {
             status = 0;
             if (irq) irq(false);
@@ -126,7 +128,8 @@ TEST_CASE("player: a failed read check names address, expected and actual", "[tr
     CHECK(r.failures[0].address == 0x20000010u);
     CHECK(r.failures[0].expected == 0xfeu);
     CHECK(r.failures[0].actual == 0xffu);
-    CHECK(r.failures[0].message == "t.trace:2: read32 at 0x20000010: expected 0x000000fe (mask 0xffffffff), got 0x000000ff");
+    CHECK(r.failures[0].message ==
+          "t.trace:2: read32 at 0x20000010: expected 0x000000fe (mask 0xffffffff), got 0x000000ff");
     CHECK(r.failures[1].line == 4);
     CHECK(r.failures[1].mask == 0x01u);
 }
@@ -166,7 +169,7 @@ TEST_CASE("player: wait_irq returns on the interrupt, even one that came early",
         "read32 0x40000004 1\n"
         "write32 0x40000000 1\n"
         "poll32 0x40000004 1 100us\n"  // the interrupt fires while this poll runs ...
-        "wait_irq 1us\n");              // ... and is still counted here
+        "wait_irq 1us\n");             // ... and is still counted here
     const TraceResult& r = b.run();
     CHECK(r.failures.empty());
     CHECK(r.finished);

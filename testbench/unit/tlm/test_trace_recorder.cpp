@@ -51,7 +51,7 @@ TEST_CASE("recorder: writes, single reads and polls", "[trace][recorder]") {
         rec.on_transaction(wr(0x50100000, 0x00100808, 0));
         rec.on_transaction(wr(0x50100002, 0xbeef, 1, 2));
         rec.on_transaction(rd(0x50100004, 7, 2));
-        rec.on_transaction(rd(0x50100000, 0, 3));   // a run of four reads of one address:
+        rec.on_transaction(rd(0x50100000, 0, 3));  // a run of four reads of one address:
         rec.on_transaction(rd(0x50100000, 0, 4));
         rec.on_transaction(rd(0x50100000, 0, 5));
         rec.on_transaction(rd(0x50100000, 0x800, 253));  // 250 us from first to final value
@@ -136,8 +136,10 @@ struct WordMemory : sc_core::sc_module {
     }
     void b_transport(tlm::tlm_generic_payload& gp, sc_core::sc_time&) {
         const uint64_t off = gp.get_address() - 0x50400000;
-        if (gp.is_write()) std::memcpy(&bytes[off], gp.get_data_ptr(), gp.get_data_length());
-        else std::memcpy(gp.get_data_ptr(), &bytes[off], gp.get_data_length());
+        if (gp.is_write())
+            std::memcpy(&bytes[off], gp.get_data_ptr(), gp.get_data_length());
+        else
+            std::memcpy(gp.get_data_ptr(), &bytes[off], gp.get_data_length());
         gp.set_response_status(tlm::TLM_OK_RESPONSE);
     }
 };

@@ -1,0 +1,135 @@
+#include "app/cli.h"
+
+#include <cstdio>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "app/info_command.h"
+#include "app/replay_command.h"
+#include "app/report_command.h"
+#include "app/run_options.h"
+#include "tlm/trace_number.h"
+
+namespace ai8x {
+
+namespace {
+
+// Exit code for anything wrong with the command line, whatever the subcommand.
+constexpr int kUsageError = 2;
+// Exit code when the simulator itself fails (an exception nobody handled).
+constexpr int kInternalError = 3;
+
+// "0x50100000=0x00000808" -> override; nothing if either side is not a 32-bit number.
+std::optional<RegisterOverride> parse_override(const std::string& text) {
+    const auto eq = text.find('=');
+    if (eq == std::string::npos) return std::nullopt;
+    const auto address = parse_number(text.substr(0, eq));
+    const auto value = parse_number(text.substr(eq + 1));
+    if (!address || !value || *address > 0xffffffffu || *value > 0xffffffffu) return std::nullopt;
+    return RegisterOverride{*address, static_cast<uint32_t>(*value)};
+}
+
+// Log messages go to stderr so that stdout carries only results and the firmware console.
+void setup_logging(const std::string& level) {
+    auto logger = spdlog::stderr_color_mt("ai8xsim");
+    logger->set_pattern("[%l] %v");
+    spdlog::set_default_logger(logger);
+    spdlog::set_level(spdlog::level::from_str(level));
+}
+
+}  // namespace
+
+int cli_main(int argc, char* argv[]) {
+    CLI::App app{
+        "ai8xsim: virtual platform of the MAX78000 CNN accelerator.\n"
+        "Without a subcommand, runs the bundled example network."};
+    app.set_version_flag("--version", std::string("ai8xsim ") + AI8XSIM_VERSION);
+    std::string log_level = "warn";
+    app.add_option("-v,--log-level", log_level, "Log verbosity")
+        ->type_name("LEVEL")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
+        ->capture_default_str();
+    app.require_subcommand(0, 1);
+    // Global options (e.g. -v) may also follow the subcommand's own options.
+    app.fallthrough();
+
+    RunOptions run_opts;
+    std::vector<std::string> overrides;
+    CLI::App* run =
+        app.add_subcommand("run", "Build and run generated firmware (cnn.c, main.c, ...) on the virtual board");
+    run->add_option("DIR", run_opts.vector_dir, "Generator output folder (default: bundled example)")
+        ->type_name("DIR")
+        ->check(CLI::ExistingDirectory);
+    run->add_option("--build-dir", run_opts.build_dir, "Firmware build cache folder")->type_name("DIR");
+    run->add_option("--config", run_opts.config_path, "Device description YAML (default: bundled MAX78000)")
+        ->type_name("FILE")
+        ->check(CLI::ExistingFile);
+    run->add_option("--json", run_opts.json_out, "Write a machine-readable result to FILE")->type_name("FILE");
+    run->add_option("--trace-out", run_opts.trace_out, "Record the CPU's accelerator traffic as a trace to FILE")
+        ->type_name("FILE");
+    run->add_option("--dump-layers", run_opts.dump_layers_dir, "Write every layer's output to DIR")->type_name("DIR");
+    run->add_option("--timeout", run_opts.timeout_ms, "Simulated milliseconds before giving up")
+        ->type_name("MS")
+        ->check(CLI::PositiveNumber)
+        ->capture_default_str();
+    run->add_option("--set", overrides, "Force a register: ADDR=VALUE (repeatable, hex or decimal)")
+        ->type_name("ADDR=VALUE")
+        ->allow_extra_args(false);
+    run->add_flag("--quiet", run_opts.quiet_console, "Do not copy the firmware console to stdout");
+
+    ReplayOptions replay_opts;
+    CLI::App* replay = app.add_subcommand("replay", "Execute a bus trace on the virtual board and check it");
+    replay->add_option("TRACE", replay_opts.trace_path, "Trace file (docs/trace-format.md)")
+        ->type_name("TRACE")
+        ->required();
+    replay->add_option("--config", replay_opts.config_path, "Device description YAML (default: bundled MAX78000)")
+        ->type_name("FILE")
+        ->check(CLI::ExistingFile);
+
+    ReportOptions report_opts;
+    CLI::App* report = app.add_subcommand("report", "Render a run report (run --json) as a self-contained HTML page");
+    report->add_option("RUN_JSON", report_opts.run_json, "JSON written by `ai8xsim run --json`")
+        ->type_name("RUN.json")
+        ->required();
+    report->add_option("-o,--output", report_opts.html_out, "HTML page to write")->type_name("FILE")->required();
+    report->add_option("--title", report_opts.title, "Page title (default: the vector folder name)");
+
+    InfoOptions info_opts;
+    CLI::App* info =
+        app.add_subcommand("info", "Print the platform's module tree, address windows and register blocks");
+    info->add_option("--config", info_opts.config_path, "Device description YAML (default: bundled MAX78000)")
+        ->type_name("FILE")
+        ->check(CLI::ExistingFile);
+    info->add_flag("--json", info_opts.json, "Print the map as JSON");
+
+    try {
+        app.parse(argc, argv);
+        for (const std::string& text : overrides) {
+            const auto o = parse_override(text);
+            if (!o) throw CLI::ValidationError("--set", "expected ADDR=VALUE with 32-bit numbers, got '" + text + "'");
+            run_opts.overrides.push_back(*o);
+        }
+    } catch (const CLI::ParseError& e) {
+        // --help and --version end here too, with exit code 0.
+        return app.exit(e) == 0 ? 0 : kUsageError;
+    }
+
+    try {
+        setup_logging(log_level);
+        if (*replay) return replay_command(replay_opts);
+        if (*report) return report_command(report_opts);
+        if (*info) return info_command(info_opts);
+        return run_command(run_opts);  // `run`, or no subcommand: the bundled example
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ai8xsim: internal error: %s\n", e.what());
+        return kInternalError;
+    }
+}
+
+}  // namespace ai8x

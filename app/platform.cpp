@@ -1,0 +1,59 @@
+#include "app/platform.h"
+
+namespace ai8x {
+
+Platform::Platform(const DeviceConfig& cfg)
+    : cfg_(cfg), bus_("bus"), periph_("peripherals", cfg_), accel_("cnn", cfg_) {
+    bus_.set_clock_period(sc_core::sc_time(1.0 / cfg_.clocks.cpu_hz, sc_core::SC_SEC));
+    unsigned port = 0;
+    for (const auto& r : cfg_.cpu_regions) {
+        memories_.push_back(std::make_unique<MemoryTarget>(r.name.c_str(), r.base, r.size, r.writable));
+        bus_.init_socket.bind(memories_.back()->socket);
+        bus_.map(port++, r.name, r.base, r.size, r.writable ? cfg_.bus.sram_wait_states : cfg_.bus.flash_wait_states);
+    }
+    bus_.init_socket.bind(periph_.socket);
+    bus_.map(port++, "peripherals", cfg_.peripheral_base, cfg_.peripheral_size, 0);
+    bus_.init_socket.bind(accel_.socket);
+    for (const auto& w : accel_.windows())
+        bus_.map(port, w.name, w.base, w.size,
+                 w.is_register_block ? cfg_.bus.accel_reg_wait_states : cfg_.bus.accel_mem_wait_states);
+    ++port;
+
+    // The firmware's CNN clock select/divider drives the accelerator's clock.
+    periph_.on_cnn_clock = [this](double hz) { accel_.set_cnn_clock_hz(hz); };
+    // GCFR power, memory enable, isolation and reset, and the CNN clock gate,
+    // drive the quadrants' power domains.
+    periph_.on_cnn_power = [this](unsigned reg, uint32_t v) {
+        PowerControl& p = accel_.power();
+        switch (reg) {
+            case 0: p.set_power_enable(v); break;
+            case 1: p.set_memory_enable(v); break;
+            case 2: p.set_isolation(v); break;
+            case 3: p.set_domain_reset(v); break;
+        }
+    };
+    periph_.on_cnn_peripheral_clock = [this](bool running) { accel_.power().set_peripheral_clock(running); };
+}
+
+CortexM4& Platform::add_cpu() {
+    if (cpu_) throw std::logic_error("Platform::add_cpu: the board has one CPU");
+    cpu_ = std::make_unique<CortexM4>("cpu", cfg_);
+    bind_initiator(cpu_->socket, "cpu");
+    CortexM4* cpu = cpu_.get();
+    accel_.on_irq = [cpu](bool level) { cpu->set_irq(kCnnIrq, level); };
+    // Firmware starts from the SoC's reset: the CNN unpowered, isolated, its clock
+    // gated, until the firmware's cnn_enable(). (Without a CPU, e.g. replaying a
+    // trace of the accelerator's windows only, it stays as cnn_enable() leaves it.)
+    accel_.power().assume_soc_reset();
+    SimControl& sim = periph_.sim_control();
+    sim.on_sleep = [cpu] { cpu->request_sleep(); };
+    sim.on_fault = [cpu] { cpu->report_unhandled_exception(); };
+    return *cpu;
+}
+
+void Platform::bind_initiator(tlm::tlm_initiator_socket<32>& s, const std::string& name) {
+    s.bind(bus_.targ_socket);
+    bus_.name_initiator(initiators_++, name);
+}
+
+}  // namespace ai8x

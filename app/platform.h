@@ -1,0 +1,52 @@
+// The virtual MAX78000 board: AHB bus, CPU flash and SRAM, the SoC
+// peripherals (with the simulation-control device), the CNN accelerator, and
+// optionally the Cortex-M4. One per process (SystemC elaborates one design).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+
+#include "firmware/host/cortex_m4.h"
+#include "firmware/host/soc_peripherals.h"
+#include "model/accelerator.h"
+#include "tlm/ahb_bus.h"
+#include "tlm/device_config.h"
+#include "tlm/memory_target.h"
+
+namespace ai8x {
+
+class Platform {
+public:
+    // MAX78000 NVIC input of the CNN interrupt (vector table entry 16 + 101).
+    static constexpr unsigned kCnnIrq = 101;
+
+    explicit Platform(const DeviceConfig& cfg);
+
+    AhbBus& bus() { return bus_; }
+    Accelerator& accelerator() { return accel_; }
+    SocPeripherals& peripherals() { return periph_; }
+    const DeviceConfig& config() const { return cfg_; }
+
+    // Creates the CPU and binds it to the bus (call once, before sc_start).
+    // The CNN interrupt and the sleep/fault services are wired to it.
+    CortexM4& add_cpu();
+    CortexM4* cpu() { return cpu_.get(); }
+
+    // Any other bus initiator (e.g. the trace player), named for bus messages.
+    void bind_initiator(tlm::tlm_initiator_socket<32>& s, const std::string& name);
+
+private:
+    DeviceConfig cfg_;  // own copy: modules keep references to it
+    AhbBus bus_;
+    std::vector<std::unique_ptr<MemoryTarget>> memories_;
+    SocPeripherals periph_;
+    Accelerator accel_;
+    std::unique_ptr<CortexM4> cpu_;
+    unsigned initiators_ = 0;
+};
+
+}  // namespace ai8x

@@ -1,0 +1,35 @@
+// Options of `ai8xsim run`, filled by the command line (cli.cpp) and consumed
+// by the firmware runner (run_command.cpp).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ai8x {
+
+struct RegisterOverride {
+    uint64_t address = 0;  // register address the firmware writes
+    uint32_t value = 0;    // value stored instead of what the firmware wrote
+};
+
+struct RunOptions {
+    std::string vector_dir;                   // generator output folder; empty = bundled example
+    std::string build_dir;                    // firmware build cache; empty = default cache
+    std::string config_path;                  // device description; empty = bundled MAX78000
+    std::string json_out;                     // --json FILE
+    std::string trace_out;                    // --trace-out FILE
+    std::string dump_layers_dir;              // --dump-layers OUTDIR
+    double timeout_ms = 10000.0;              // --timeout: simulated milliseconds without a verdict
+    std::vector<RegisterOverride> overrides;  // --set ADDR=VALUE (repeatable)
+    bool quiet_console = false;               // do not stream the firmware console to stdout
+};
+
+// Exit codes of `ai8xsim run` (see README).
+enum RunExit : int { kRunPass = 0, kRunFail = 1, kRunUsageError = 2, kRunSimError = 3 };
+
+// Builds (if needed), loads and runs the firmware; returns a RunExit code.
+int run_command(const RunOptions& opts);
+
+}  // namespace ai8x

@@ -1,0 +1,91 @@
+// The machine-readable summary of `ai8xsim run` (--json FILE).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ai8x {
+
+struct RunReport {
+    std::string result;                      // "pass", "fail" or "error"
+    std::string vector;                      // the firmware folder that ran
+    double cnn_clock_hz = 0;                 // CNN clock the firmware selected (cycles -> time)
+    std::optional<uint64_t> estimate_total;  // generator's total latency estimate (meta.json), if any
+    std::string console;
+    uint64_t cnn_cycles = 0;
+    uint64_t stall_cycles = 0;   // FIFO mode: CNN cycles waiting for input words
+    uint64_t dropped_words = 0;  // FIFO words lost to full or disabled FIFOs
+    struct Layer {
+        int layer = 0;
+        std::optional<uint64_t> cycles;  // null until the accelerator reports per-layer cycles
+        uint64_t macs = 0;
+        std::optional<uint64_t> estimate;   // generator's latency estimate for the layer (meta.json)
+        std::optional<double> utilization;  // macs / (cycles x processors x peak MACs per processor-cycle)
+        std::optional<std::pair<uint64_t, uint64_t>> stream_span;  // streaming layers: first/last chain cycle
+    };
+    std::vector<Layer> layers;
+    struct Hazard {  // streaming hazards (docs/streaming.md §6)
+        int layer = 0;
+        uint32_t address = 0;
+        uint64_t cycle = 0;
+        std::string kind;
+        uint64_t count = 0;
+        std::string message;
+    };
+    std::vector<Hazard> hazards;
+    struct Warning {  // misprogramming found by the layer engine (last inference)
+        int quadrant = -1;
+        std::string where;  // the quadrant's hierarchical name, e.g. "cnn.q1" (empty: none)
+        int layer = -1;
+        std::string reg;   // register the warning is about, e.g. "LREG_RPTR_BASE"
+        std::string kind;  // e.g. "unwritten_read"; empty for one-off warnings
+        uint64_t count = 1;
+        std::string message;
+    };
+    std::vector<Warning> warnings;
+    // What each processor, quadrant and memory instance did in every layer of
+    // the last inference (docs/activity.md). Per-layer arrays follow `layers`.
+    struct Activity {
+        std::vector<int> layers;  // layers that ran, in index order
+        struct Series {
+            std::string name;                        // hierarchical, e.g. "cnn.q2.p37" or "cnn.q2.p37.tram"
+            std::string kind;                        // processor, quadrant, data_sram, tram, kernel, bias
+            std::vector<uint64_t> first;             // processor: MACs; quadrant: busy cycles; memory: reads
+            std::vector<uint64_t> second;            // memory: writes (empty otherwise)
+            uint64_t bus_reads = 0, bus_writes = 0;  // memory: accesses by bus masters since reset
+        };
+        std::vector<Series> processors, quadrants, memories;
+    };
+    std::optional<Activity> activity;
+    struct MemoryUse {                                      // occupancy of one memory instance after the run
+        std::string memory;                                 // "data_sram", "kernel", "bias"
+        int instance = 0;                                   // global instance (quadrant-major)
+        std::string name;                                   // hierarchical, e.g. "cnn.q0.p4.sram"
+        uint32_t words = 0;                                 // capacity in words
+        uint32_t used = 0;                                  // words in use (see `basis`)
+        std::vector<std::pair<uint32_t, uint32_t>> ranges;  // used words as [first, last] runs
+    };
+    std::vector<MemoryUse> memory;
+    // Simulated microseconds of each firmware step, in this order: weights,
+    // bias, configure, input, inference, unload_check; `us` is empty when the
+    // firmware has no such step (app/firmware_phases.h).
+    struct Phase {
+        std::string name;
+        std::optional<double> us;
+    };
+    std::vector<Phase> phases;
+    double sim_time_us = 0;
+    std::optional<double> inference_wall_seconds;  // host seconds from CNN start to its interrupt
+    uint64_t cpu_instructions = 0;
+    double wall_seconds = 0;
+    std::optional<std::string> error;
+};
+
+// Writes `report` as JSON to `path` through a temporary file and a rename, so
+// readers never see half a file. Throws std::runtime_error naming the path.
+void write_run_report(const RunReport& report, const std::string& path);
+
+}  // namespace ai8x

@@ -1,0 +1,65 @@
+#include "model/fifo/fifo_block.h"
+
+#include <spdlog/spdlog.h>
+
+#include "model/registers/fifo_registers.h"
+#include "model/registers/register_fields.h"
+
+namespace ai8x {
+
+InputFifoBlock::InputFifoBlock(sc_core::sc_module_name name, AcceleratorState& state)
+    : sc_module(name),
+      state_(state),
+      fifos_(state.cfg.fifo_count, state.cfg.fifo_depth),
+      enable_(register_fields(state.cfg).fifo.enable) {
+    const DeviceConfig& cfg = state.cfg;
+    bank_ = std::make_unique<RegisterBank>(std::string(this->name()) + ".regs", cfg.fifo_regs.base);
+    add_fifo_registers(*bank_, state_, last_written_);
+    overflow_warned_.assign(cfg.fifo_count, false);
+    for (uint32_t i = 0; i < cfg.fifo_count; ++i)
+        bank_->find(fifo_data_offset(cfg, i))->on_write = [this, i](Register& r, uint32_t) {
+            on_data_write(i, r.value());
+        };
+    bank_->find("FIFO_CTL")->on_write = [this](Register&, uint32_t old) { on_ctl_write(old); };
+}
+
+InputFifoBlock::~InputFifoBlock() = default;
+
+bool InputFifoBlock::enabled(uint32_t fifo) const { return enable_.bit(state_.fifo_ctl, fifo); }
+
+void InputFifoBlock::begin_inference() { std::fill(overflow_warned_.begin(), overflow_warned_.end(), false); }
+
+void InputFifoBlock::update_status() {
+    // FIFO_STAT is read-only storage kept equal to the live full flags.
+    state_.fifo_stat = fifos_.full_flags();
+}
+
+void InputFifoBlock::on_ctl_write(uint32_t old_value) {
+    // Clearing an enable bit empties that FIFO (docs/fifo.md §3).
+    for (uint32_t i = 0; i < fifos_.count(); ++i)
+        if (enable_.bit(old_value, i) && !enabled(i)) fifos_.clear(i);
+    update_status();
+}
+
+void InputFifoBlock::on_data_write(uint32_t fifo, uint32_t word) {
+    // Only the warnings need the address: no description lookup on the per-word path.
+    const auto address = [&] { return state_.cfg.fifo_regs.base + fifo_data_offset(state_.cfg, fifo); };
+    switch (fifos_.push(fifo, word, enabled(fifo))) {
+        case InputFifos::Push::Queued: push_event_.notify(sc_core::SC_ZERO_TIME); break;
+        case InputFifos::Push::DroppedDisabled:
+            spdlog::warn("{}: FIFO {} write at 0x{:08x}: word 0x{:08x} dropped, FIFO_CTL enable bit {} is clear",
+                         name(), fifo, address(), word, enable_.lsb + fifo);
+            break;
+        case InputFifos::Push::DroppedFull:
+            if (!overflow_warned_[fifo])
+                spdlog::warn(
+                    "{}: FIFO {} overflow at 0x{:08x}: word 0x{:08x} dropped, FIFO holds {} of {} words; "
+                    "the firmware must wait for FIFO_STAT bit {} to clear",
+                    name(), fifo, address(), word, fifos_.occupancy(fifo), fifos_.depth(), fifo);
+            overflow_warned_[fifo] = true;
+            break;
+    }
+    update_status();
+}
+
+}  // namespace ai8x

@@ -1,0 +1,51 @@
+// The input FIFO block (cnn.fifo): the four bounded input FIFOs, their
+// control/status/data registers, and the event the streaming controller waits
+// on when it starves. The firmware pushes words through FIFO_WR<i>; a word
+// pushed into a full or disabled FIFO is counted and reported, never queued.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include <systemc>
+
+#include "model/accel_state.h"
+#include "model/fifo/input_fifos.h"
+#include "tlm/register_bank.h"
+#include "tlm/register_description.h"
+
+namespace ai8x {
+
+class InputFifoBlock : public sc_core::sc_module {
+public:
+    InputFifoBlock(sc_core::sc_module_name name, AcceleratorState& state);
+    ~InputFifoBlock() override;
+
+    RegisterBank& register_bank() { return *bank_; }
+    InputFifos& queues() { return fifos_; }
+    const InputFifos& queues() const { return fifos_; }
+    const sc_core::sc_event& push_event() const { return push_event_; }
+
+    // An inference starts: overflow is reported once more per FIFO.
+    void begin_inference();
+    // FIFO_STAT follows the live full flags (call after popping words).
+    void update_status();
+
+    const char* kind() const override { return "ai8x_fifo_block"; }
+
+private:
+    void on_data_write(uint32_t fifo, uint32_t word);
+    void on_ctl_write(uint32_t old_value);
+    bool enabled(uint32_t fifo) const;
+
+    AcceleratorState& state_;
+    InputFifos fifos_;
+    std::unique_ptr<RegisterBank> bank_;
+    std::vector<uint32_t> last_written_;  // storage of the write-only data registers
+    RegField enable_;                     // FIFO_CTL.FIFO_EN, resolved once (read on every push)
+    std::vector<bool> overflow_warned_;   // one overflow warning per FIFO and inference
+    sc_core::sc_event push_event_;        // a word entered a FIFO
+};
+
+}  // namespace ai8x

@@ -1,0 +1,135 @@
+#include "model/registers/register_fields.h"
+
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace ai8x {
+
+namespace {
+
+// The model stores per-layer registers by LayerRegisterKind; the description must agree.
+const RegisterDescription& layer_kind(const RegisterMap& map, const std::string& name, LayerRegisterKind kind) {
+    const RegisterDescription& d = map.layer_register(name);
+    if (d.slot != kind)
+        throw ConfigError(map.source_path + ": register_map.layer." + name + ".slot: the model stores " + name +
+                          " in slot " + std::to_string(unsigned(kind)) + ", the description says " +
+                          std::to_string(d.slot));
+    return d;
+}
+
+}  // namespace
+
+RegisterFields::RegisterFields(const RegisterMap& m) {
+    const RegisterDescription& c = m.quadrant_register("REG_CTL");
+    ctl.cnn_en = m.field(c, "CNN_EN");
+    ctl.master_sel = m.field(c, "MASTER_SEL");
+    ctl.ext_sync = m.field(c, "EXT_SYNC");
+    ctl.cnn_irq = m.field(c, "CNN_IRQ");
+    ctl.poolrnd = m.field(c, "POOLRND");
+    ctl.stream_en = m.field(c, "STREAM_EN");
+    ctl.fifo_en = m.field(c, "FIFO_EN");
+    ctl.lilbuf = m.field(c, "LILBUF");
+    ctl.mexpress = m.field(c, "MEXPRESS");
+
+    const RegisterDescription& l = m.quadrant_register("REG_LCNT_MAX");
+    lcnt.last = m.field(l, "LCNT");
+    lcnt.first = m.field(l, "START");
+    ifrm = m.field(m.quadrant_register("REG_IFRM"), "IFRM");
+
+    LayerFields& f = layer;
+    const auto& rcnt = layer_kind(m, "LREG_RCNT", LREG_RCNT);
+    f.rcnt_max = m.field(rcnt, "RCNT_MAX");
+    f.rcnt_pad = m.field(rcnt, "RCNT_PAD");
+    const auto& ccnt = layer_kind(m, "LREG_CCNT", LREG_CCNT);
+    f.ccnt_max = m.field(ccnt, "CCNT_MAX");
+    f.ccnt_pad = m.field(ccnt, "CCNT_PAD");
+    const auto& oned = layer_kind(m, "LREG_ONED", LREG_ONED);
+    f.tscnt_max = m.field(oned, "TSCNT_MAX");
+    f.oned_sad = m.field(oned, "ONED_SAD");
+    f.oned_width = m.field(oned, "ONED_WIDTH");
+    f.oned_en = m.field(oned, "ONED_EN");
+    f.ewise_en = m.field(oned, "EWISE_EN");
+    f.ewise_func = m.field(oned, "EWISE_FUNC");
+    f.prepool = m.field(oned, "PREPOOL");
+    f.ewise_cnt = m.field(oned, "EWISE_CNT");
+    f.prcnt_max = m.field(layer_kind(m, "LREG_PRCNT", LREG_PRCNT), "PRCNT_MAX");
+    f.pccnt_max = m.field(layer_kind(m, "LREG_PCCNT", LREG_PCCNT), "PCCNT_MAX");
+    f.stride = m.field(layer_kind(m, "LREG_STRIDE", LREG_STRIDE), "STRIDE");
+    f.wptr_base = m.field(layer_kind(m, "LREG_WPTR_BASE", LREG_WPTR_BASE), "WPTR_BASE");
+    f.wptr_toff = m.field(layer_kind(m, "LREG_WPTR_TOFFS", LREG_WPTR_TOFFS), "WPTR_TOFF");
+    f.wptr_moff = m.field(layer_kind(m, "LREG_WPTR_MOFFS", LREG_WPTR_MOFFS), "WPTR_MOFF");
+    f.wptr_choff = m.field(layer_kind(m, "LREG_WPTR_CHOFFS", LREG_WPTR_CHOFFS), "WPTR_CHOFF");
+    f.rptr_base = m.field(layer_kind(m, "LREG_RPTR_BASE", LREG_RPTR_BASE), "RPTR_BASE");
+    const auto& lctl = layer_kind(m, "LREG_LCTL", LREG_LCTL);
+    f.parallel = m.field(lctl, "PARALLEL");
+    f.pool_en = m.field(lctl, "POOL_EN");
+    f.maxpl_en = m.field(lctl, "MAXPL_EN");
+    f.act_en = m.field(lctl, "ACT_EN");
+    f.bigdwrt = m.field(lctl, "BIGDWRT");
+    const auto& mcnt = layer_kind(m, "LREG_MCNT", LREG_MCNT);
+    f.mcnt_max = m.field(mcnt, "MCNT_MAX");
+    f.mcnt_sad = m.field(mcnt, "MCNT_SAD");
+    const auto& tptr = layer_kind(m, "LREG_TPTR", LREG_TPTR);
+    f.tptr_max = m.field(tptr, "TPTR_MAX");
+    f.tptr_sad = m.field(tptr, "TPTR_SAD");
+    const auto& ena = layer_kind(m, "LREG_ENA", LREG_ENA);
+    f.pro_en = m.field(ena, "PRO_EN");
+    f.mask_en = m.field(ena, "MASK_EN");
+    const auto& post = layer_kind(m, "LREG_POST", LREG_POST);
+    f.bptr_sad = m.field(post, "BPTR_SAD");
+    f.bptr_en = m.field(post, "BPTR_EN");
+    f.scale_reg = m.field(post, "SCALE_REG");
+    f.scale_shft = m.field(post, "SCALE_SHFT");
+    f.xpmp_cnt = m.field(post, "XPMP_CNT");
+    f.mask_size = m.field(post, "MASK_SIZE");
+    f.out_abs = m.field(post, "OUT_ABS");
+    f.flatten_en = m.field(post, "FLATTEN_EN");
+    f.deconv_en = m.field(post, "DECONV_EN");
+    const auto& s1 = layer_kind(m, "LREG_STREAM1", LREG_STREAM1);
+    f.stream_start = m.field(s1, "STREAM_START");
+    f.fifo_go = m.field(s1, "FIFO_GO");
+    const auto& s2 = layer_kind(m, "LREG_STREAM2", LREG_STREAM2);
+    f.invol = m.field(s2, "INVOL");
+    f.delta1 = m.field(s2, "DELTA1");
+    f.delta2 = m.field(s2, "DELTA2");
+    f.fbuf_max = m.field(layer_kind(m, "LREG_FMAX", LREG_FMAX), "FBUF_MAX");
+    const auto& lctl2 = layer_kind(m, "LREG_LCTL2", LREG_LCTL2);
+    f.inpchexp = m.field(lctl2, "INPCHEXP");
+    f.wptr_inc = m.field(lctl2, "WPTR_INC");
+    f.xpch_max = m.field(lctl2, "XPCH_MAX");
+
+    fifo.enable = m.field(m.fifo_register("FIFO_CTL"), "FIFO_ENA");
+
+    power.clk_en = m.field(c, "CLK_EN");
+    const RegisterDescription& sram = m.quadrant_register("REG_SRAM");
+    power.deep_sleep = m.field(sram, "DS");
+    power.power_down = m.field(sram, "PD");
+    const char* const light_sleep[] = {"LSDRAM", "LSMRAM", "LSTRAM", "LSBRAM"};
+    const RegisterDescription& test = m.quadrant_register("REG_SRAM_TEST");
+    const char* const bist_start[] = {"BIST_DATA_EX", "BIST_MASK_EX", "BIST_TRAM_EX", "BIST_BIAS_EX"};
+    for (unsigned k = 0; k < PowerFields::kMemoryKinds; ++k) {
+        power.light_sleep[k] = m.field(sram, light_sleep[k]);
+        power.bist_start[k] = m.field(test, bist_start[k]);
+    }
+    power.bist_fail = m.field(test, "BIST_FAIL");
+    power.bist_done = m.field(test, "BIST_DONE");
+    power.bist_finished = m.field(test, "BIST_FINISHED");
+    power.kernel_power_down = m.field(m.aon_register("AON_CTL"), "PWR_DOWN");
+}
+
+const RegisterFields& register_fields(const DeviceConfig& cfg) {
+    if (!cfg.registers) throw ConfigError(cfg.source_path + ": device description has no register_map");
+    // Keyed by the shared description: copies of a DeviceConfig share it. The
+    // entry keeps the description alive, so an address is never reused.
+    static std::mutex mutex;
+    static std::vector<std::pair<std::shared_ptr<const RegisterMap>, std::unique_ptr<const RegisterFields>>> resolved;
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (const auto& [map, fields] : resolved)
+        if (map == cfg.registers) return *fields;
+    resolved.emplace_back(cfg.registers, std::make_unique<const RegisterFields>(*cfg.registers));
+    return *resolved.back().second;
+}
+
+}  // namespace ai8x

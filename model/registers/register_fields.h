@@ -1,0 +1,87 @@
+// The register fields the model acts on, resolved by name from the device
+// description (configs/<device>.yaml, register_map) once per description.
+// Behaviour code reads bits only through these RegField values, never through
+// masks and shifts of its own, so a device with other field positions or
+// widths needs only a new YAML file.
+#pragma once
+
+#include "model/registers/quadrant_registers.h"
+#include "tlm/device_config.h"
+
+namespace ai8x {
+
+struct CtlFields {        // REG_CTL
+    RegField cnn_en;      // CNN_EN: run
+    RegField master_sel;  // MASTER_SEL: quadrant a tethered (EXT_SYNC) quadrant waits for
+    RegField ext_sync;    // EXT_SYNC: wait for the MASTER_SEL quadrant
+    RegField cnn_irq;     // CNN_IRQ: inference complete
+    RegField poolrnd;     // POOLRND: round average pooling
+    RegField stream_en;   // STREAM_EN: streaming mode
+    RegField fifo_en;     // FIFO_EN: input from the FIFOs
+    RegField lilbuf;      // LILBUF: set with FIFOs and streaming
+    RegField mexpress;    // MEXPRESS: express kernel loading
+};
+
+struct LcntFields {  // REG_LCNT_MAX
+    RegField last;   // LCNT
+    RegField first;  // START
+};
+
+// Fields of the per-layer registers, grouped by register.
+struct LayerFields {
+    RegField rcnt_max, rcnt_pad;                                                                  // LREG_RCNT
+    RegField ccnt_max, ccnt_pad;                                                                  // LREG_CCNT
+    RegField tscnt_max, oned_sad, oned_width, oned_en, ewise_en, ewise_func, prepool, ewise_cnt;  // LREG_ONED
+    RegField prcnt_max;                                                                           // LREG_PRCNT
+    RegField pccnt_max;                                                                           // LREG_PCCNT
+    RegField stride;                                                                              // LREG_STRIDE
+    RegField wptr_base, wptr_toff, wptr_moff, wptr_choff, rptr_base;                              // pointer registers
+    RegField parallel, pool_en, maxpl_en, act_en, bigdwrt;                                        // LREG_LCTL
+    RegField mcnt_max, mcnt_sad;                                                                  // LREG_MCNT
+    RegField tptr_max, tptr_sad;                                                                  // LREG_TPTR
+    RegField pro_en, mask_en;                                                                     // LREG_ENA
+    RegField bptr_sad, bptr_en, scale_reg, scale_shft, xpmp_cnt, mask_size, out_abs, flatten_en,
+        deconv_en;                          // LREG_POST
+    RegField stream_start, fifo_go;         // LREG_STREAM1
+    RegField invol, delta1, delta2;         // LREG_STREAM2
+    RegField fbuf_max;                      // LREG_FMAX
+    RegField inpchexp, wptr_inc, xpch_max;  // LREG_LCTL2
+};
+
+struct FifoFields {
+    RegField enable;  // FIFO_CTL.FIFO_ENA: bit i enables FIFO i
+};
+
+// Power, sleep and self-test fields (docs/power-and-reset.md). The per-kind
+// arrays are indexed by memory kind: 0 data, 1 kernel, 2 TRAM, 3 bias.
+struct PowerFields {
+    static constexpr unsigned kMemoryKinds = 4;
+    RegField clk_en;                     // REG_CTL.CLK_EN: the quadrant's clock runs
+    RegField deep_sleep, power_down;     // REG_SRAM.DS, REG_SRAM.PD
+    RegField light_sleep[kMemoryKinds];  // REG_SRAM.LSDRAM, LSMRAM, LSTRAM, LSBRAM
+    RegField bist_start[kMemoryKinds];   // REG_SRAM_TEST.BIST_DATA/MASK/TRAM/BIAS_EX
+    RegField bist_fail, bist_done;       // REG_SRAM_TEST: bit k per memory kind
+    RegField bist_finished;              // REG_SRAM_TEST.BIST_FINISHED
+    RegField kernel_power_down;          // AON_CTL.PWR_DOWN: bit q per quadrant
+};
+
+struct RegisterFields {
+    CtlFields ctl;
+    LcntFields lcnt;
+    RegField ifrm;  // REG_IFRM.IFRM
+    LayerFields layer;
+    FifoFields fifo;
+    PowerFields power;
+
+    // Resolves every field by name; throws ConfigError naming the device file
+    // when one is missing or a per-layer kind is not in the slot the model's
+    // storage (LayerRegisterKind) expects.
+    explicit RegisterFields(const RegisterMap& map);
+};
+
+// The resolved fields of `cfg`'s description: built on the first call for a
+// description and kept, so callers may ask per layer or per inference. Code
+// on a per-word path keeps the reference.
+const RegisterFields& register_fields(const DeviceConfig& cfg);
+
+}  // namespace ai8x

@@ -1,0 +1,108 @@
+#include "model/stream/stream_controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <spdlog/spdlog.h>
+
+#include "model/stream/stream_session.h"
+#include "model/timing/timing_model.h"
+
+namespace ai8x {
+
+StreamController::StreamController(sc_core::sc_module_name name, const AccelTiming& timing, InputFifoBlock& fifos)
+    : sc_module(name), timing_(timing), fifos_(fifos) {}
+
+StreamController::Outcome StreamController::run(StreamSession& session, double hz, bool capture_layers) {
+    // One clock for the whole inference: cycle n of the accelerator is SystemC time
+    // start + n / f_CNN. Every wait below goes to such an edge, so the completion
+    // interrupt comes exactly cnn_cycles after the start, as the silicon's busy
+    // interval (what the firmware's stopwatch measures) does.
+    const sc_core::sc_time start = sc_core::sc_time_stamp();
+    uint64_t elapsed = 0;  // CNN cycles since `start` that SystemC time has reached
+    const auto advance_to = [&](uint64_t cycle) {
+        const sc_core::sc_time edge = start + sc_core::sc_time(double(cycle) / hz, sc_core::SC_SEC);
+        if (edge > sc_core::sc_time_stamp()) sc_core::wait(edge - sc_core::sc_time_stamp());
+        elapsed = std::max(elapsed, cycle);
+    };
+    // A FIFO word written between two CNN clock edges is seen at the next edge.
+    const auto next_edge_now = [&]() -> uint64_t {
+        const double cycles = (sc_core::sc_time_stamp() - start).to_seconds() * hz;
+        constexpr double kRounding = 1e-3;  // sc_time's picosecond rounding of earlier edges
+        return uint64_t(std::ceil(cycles - kRounding));
+    };
+    // Time advances in chunks so that SystemC time (and the CPU polling FIFO_STAT)
+    // follows the accelerator without a context switch per scan position.
+    constexpr uint64_t kChunkCycles = 1000;
+    InputFifos& fifos = fifos_.queues();
+    fifos_.begin_inference();
+    const uint32_t enabled = session.enabled_fifos();
+    const auto queued = [&]() -> uint64_t {  // frame positions every enabled FIFO can deliver now
+        uint64_t words = ~uint64_t{0};
+        for (uint32_t i = 0; i < fifos.count(); ++i)
+            if (enabled >> i & 1) words = std::min<uint64_t>(words, fifos.occupancy(i));
+        return words == ~uint64_t{0} ? 0 : words;
+    };
+    // The start-up cycles come before the first layer, so the chain's timeline
+    // (scan positions and stalls) begins after them.
+    const uint64_t startup = TimingModel(timing_).startup_cycles();
+    uint64_t popped = 0;
+    const uint64_t dropped_before = fifos.dropped_total();
+    bool starving_warned = false;
+    advance_to(startup);
+    for (;;) {
+        const StreamStep st = session.step(popped + queued());
+        if (popped < session.consumed()) {
+            for (; popped < session.consumed(); ++popped)
+                for (uint32_t i = 0; i < fifos.count(); ++i)
+                    if (enabled >> i & 1) session.deliver(i, fifos.pop(i));
+            fifos_.update_status();
+        }
+        if (st.kind == StreamStep::Done) break;
+        const uint64_t chain_end = startup + session.scheduler().cycle();
+        if (st.kind == StreamStep::Ran) {
+            if (chain_end >= elapsed + kChunkCycles) advance_to(chain_end);
+            continue;
+        }
+        if (chain_end > elapsed) {
+            // Catch up with time first: the CPU may push the missing words meanwhile,
+            // and an event notified while nobody waits is not remembered.
+            advance_to(chain_end);
+            continue;
+        }
+        if (!starving_warned && fifos.dropped_total() > dropped_before) {
+            // Lost words never arrive: the frame cannot complete (docs/fifo.md §8).
+            spdlog::warn(
+                "{}: waiting for FIFO word {} of {} (REG_IFRM) after {} words were dropped; "
+                "the inference cannot complete",
+                name(), st.need_word, session.frame_words(), fifos.dropped_total() - dropped_before);
+            starving_warned = true;
+        }
+        spdlog::trace("{}: waiting for FIFO word {} of {}", name(), st.need_word, session.frame_words());
+        sc_core::wait(fifos_.push_event());  // no timeout: the run's time limit ends a starved frame
+        // The stall lasts until the clock edge that sees the word; those cycles elapse like any other.
+        const uint64_t edge = std::max(next_edge_now(), elapsed);
+        session.add_stall(edge - elapsed);
+        advance_to(edge);
+    }
+    Outcome out;
+    try {
+        out.result = session.finish(capture_layers);
+    } catch (const std::exception& e) {
+        // A model bug must not take the whole simulation down; the firmware still gets its interrupt.
+        spdlog::error("{}: layer engine failed: {}", name(), e.what());
+    }
+    out.timing = session.timing();
+    out.busy_cycles = std::max<uint64_t>(1, session.total_cycles());
+    spdlog::debug(
+        "{}: FIFO inference: {} words per FIFO, {} stall cycles, {} CNN cycles in all, chain ends at "
+        "cycle {}",
+        name(), popped, session.scheduler().stall_cycles(), out.busy_cycles, elapsed);
+    if (elapsed > out.busy_cycles)  // the per-position costs must add up to the layers' cycles (scan_cost.h)
+        spdlog::error("{}: FIFO inference: {} cycles have elapsed but the inference counts only {}", name(), elapsed,
+                      out.busy_cycles);
+    advance_to(out.busy_cycles);
+    return out;
+}
+
+}  // namespace ai8x

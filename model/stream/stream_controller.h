@@ -1,0 +1,44 @@
+// The streaming controller (cnn.stream): runs an inference whose input comes
+// through the FIFOs, and interleaves streaming layers (docs/streaming.md §9.6).
+// It drives the StreamSession's scan chain against SystemC time on the CNN
+// clock, moves FIFO words into the session as the chain consumes them, and
+// stalls (waits for the next push) when a FIFO runs dry.
+#pragma once
+
+#include <cstdint>
+
+#include <systemc>
+
+#include "model/accel_state.h"
+#include "model/engine/layer_engine.h"
+#include "model/fifo/fifo_block.h"
+#include "model/timing/inference_cycles.h"
+#include "tlm/device_config.h"
+
+namespace ai8x {
+
+class StreamSession;
+
+class StreamController : public sc_core::sc_module {
+public:
+    StreamController(sc_core::sc_module_name name, const AccelTiming& timing, InputFifoBlock& fifos);
+
+    struct Outcome {
+        EngineResult result;
+        InferenceCycles timing;
+        uint64_t busy_cycles = 0;
+    };
+
+    // Runs the whole FIFO-fed inference of `session` from the current SystemC
+    // time, on a CNN clock of `cnn_hz`. Must be called from an SC_THREAD; it
+    // returns at the inference's last cycle.
+    Outcome run(StreamSession& session, double cnn_hz, bool capture_layers);
+
+    const char* kind() const override { return "ai8x_stream_controller"; }
+
+private:
+    const AccelTiming& timing_;
+    InputFifoBlock& fifos_;
+};
+
+}  // namespace ai8x

@@ -1,0 +1,164 @@
+// Activity counters against what each layer's shape implies. For every golden
+// vector without FIFO or streaming, the engine runs on the vector's registers
+// and memories; for each layer the generator's log prints (input tensors,
+// kernels, output tensor), the counters summed over the module tree must give
+//   * data SRAM writes  = output channels x output rows x output columns,
+//   * TRAM writes       = input channels x pooled rows x pooled columns
+//                         (each pooled input value enters one processor's TRAM),
+//   * MACs              = output values x input values per output x kernel taps
+//                         (convolutions: out C x out H x out W x in C x kH x kW;
+//                          a flattened linear layer: out x C*H*W),
+// and the per-instance numbers must add up to the layer's own totals. The
+// expected numbers come from the log's tensors, not from the engine.
+//
+// Exact equality holds where the network's shape maps one to one onto the
+// processors: 2-D convolutions and passthrough layers whose channel counts are
+// whole groups of four. Elsewhere the hardware computes more than the network
+// asks (a last output group of four filled up, a 1-D input folded into rows
+// of the programmed width, a flattened input padded), so the counters must lie
+// between the network's numbers and twice them. A dilated 1-D convolution runs
+// as a 2-D convolution on folded data: no MAC count follows from its shape.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <sstream>
+
+#include "model/engine/layer_engine.h"
+#include "testbench/reference/generator_log.h"
+#include "testbench/unit/model/vector_loader.h"
+#include "testbench/unit/test_support.h"
+
+using namespace ai8x;
+namespace fs = std::filesystem;
+namespace ref = ai8x::reference;
+
+namespace {
+
+const std::string kVectors = AI8XSIM_SHARED_DIR "/vectors";
+
+struct LayerSums {
+    uint64_t macs = 0, sram_reads = 0, sram_writes = 0, tram_writes = 0, tram_reads = 0, kernel_reads = 0;
+};
+
+LayerSums sum_layer(const AcceleratorState& s, int layer) {
+    const auto l = static_cast<std::size_t>(layer);
+    LayerSums t;
+    for (const auto& p : s.processor_activity) t.macs += p.macs[l];
+    for (const auto& m : s.data_sram_arrays) {
+        t.sram_reads += m.activity.by_layer[l].reads;
+        t.sram_writes += m.activity.by_layer[l].writes;
+    }
+    for (const auto& m : s.tram_arrays) {
+        t.tram_writes += m.activity.by_layer[l].writes;
+        t.tram_reads += m.activity.by_layer[l].reads;
+    }
+    for (const auto& m : s.kernel_arrays) t.kernel_reads += m.activity.by_layer[l].reads;
+    return t;
+}
+
+// Multiply-accumulates the layer's shape implies; 0 when the shape does not fix it.
+uint64_t implied_macs(const ref::LogLayerCase& c) {
+    const ref::LayerParams& p = c.params;
+    // A dilated 1-D convolution runs as a 2-D one on data folded into rows.
+    const bool dilated = p.dilation[0] != 1 || p.dilation[1] != 1;
+    if (p.op == ref::Op::Passthrough || c.inputs.empty() || p.groups != 1 || dilated) return 0;
+    const ref::Tensor& in = c.inputs.front();
+    const uint64_t outputs = uint64_t(c.expected.channels) * c.expected.height * c.expected.width;
+    if (p.flatten)
+        return outputs * uint64_t(in.channels) * in.height * in.width / (uint64_t(p.pool_size[0]) * p.pool_size[1]);
+    const uint64_t taps = p.op == ref::Op::Conv1d ? uint64_t(p.kernel[0]) : uint64_t(p.kernel[0]) * p.kernel[1];
+    return outputs * uint64_t(in.channels) * taps;
+}
+
+// Input values after pooling (what enters the TRAMs).
+uint64_t implied_tram_writes(const ref::LogLayerCase& c) {
+    const ref::LayerParams& p = c.params;
+    const ref::Tensor& in = c.inputs.front();
+    const auto pooled = [&](int size, int window, int stride) { return (size - window) / stride + 1; };
+    const uint64_t rows = p.pool == ref::PoolType::None && p.pool_stride[0] == 1
+                              ? in.height
+                              : pooled(in.height, p.pool_size[0], p.pool_stride[0]);
+    const uint64_t cols = p.pool == ref::PoolType::None && p.pool_stride[1] == 1
+                              ? in.width
+                              : pooled(in.width, p.pool_size[1], p.pool_stride[1]);
+    return uint64_t(in.channels) * rows * cols;
+}
+
+}  // namespace
+
+TEST_CASE("activity counters add up to what every logged layer's shape implies", "[activity]") {
+    const DeviceConfig cfg = load_device_config(default_device_config_path());
+    int layers_checked = 0, mac_layers_checked = 0, vectors = 0, exact_layers = 0;
+    for (const std::string& name : test::plain_vector_names(kVectors)) {
+        const fs::path dir = fs::path(kVectors) / name;
+        if (!fs::exists(dir / "log.txt.gz")) continue;
+        std::istringstream text(test::read_gzip(dir / "log.txt.gz"));
+        const ref::GeneratorLog log = ref::parse_generator_log(text, (dir / "log.txt.gz").string());
+
+        AcceleratorState state(cfg);
+        test::apply_vector(test::load_vector(dir.string()), state);
+        const EngineResult result = LayerEngine(state).run();
+        std::map<int, const LayerStats*> stats;
+        for (const auto& l : result.layers) stats[l.layer] = &l;
+        ++vectors;
+
+        for (const ref::LogLayerCase& c : log.layers) {
+            if (!stats.count(c.layer) || c.inputs.empty()) continue;
+            // Multi-operand and flattened layers print their inputs in other shapes; the
+            // engine-side sums below still have to agree for them.
+            const LayerSums got = sum_layer(state, c.layer);
+            const LayerStats& st = *stats[c.layer];
+            INFO(name << " layer " << c.layer << ": " << ref::describe(c.params));
+            // Per-instance counters against the layer's own totals.
+            CHECK(got.macs == st.macs);
+            CHECK(got.sram_reads == st.input_reads);
+            // Against the shape.
+            const bool aligned = (c.params.op == ref::Op::Conv2d || c.params.op == ref::Op::Passthrough) &&
+                                 !c.params.flatten && c.expected.channels % 4 == 0 &&
+                                 c.inputs.front().channels % 4 == 0;
+            const auto agrees = [&](uint64_t counted, uint64_t implied) {
+                return aligned ? counted == implied : implied <= counted && counted <= 2 * implied;
+            };
+            CHECK(agrees(got.sram_writes, uint64_t(c.expected.channels) * c.expected.height * c.expected.width));
+            if (c.inputs.size() == 1 && !c.params.flatten) CHECK(agrees(got.tram_writes, implied_tram_writes(c)));
+            if (const uint64_t macs = implied_macs(c)) {
+                CHECK(agrees(got.macs, macs));
+                // One kernel word per MAC group of kernel taps.
+                CHECK(got.kernel_reads * (c.params.op == ref::Op::Conv1d ? c.params.kernel[0]
+                                                                         : c.params.kernel[0] * c.params.kernel[1]) ==
+                      (c.params.flatten ? got.kernel_reads : got.macs));
+                ++mac_layers_checked;
+            }
+            ++layers_checked;
+            if (aligned) ++exact_layers;
+        }
+        // Layers that did not run have no activity.
+        for (uint32_t l = 0; l < cfg.max_layers; ++l)
+            if (!stats.count(int(l))) CHECK(sum_layer(state, int(l)).macs == 0);
+    }
+    std::printf("activity: %d vectors, %d logged layers checked (%d exactly), %d with a MAC count from their shape\n",
+                vectors, layers_checked, exact_layers, mac_layers_checked);
+    CHECK(vectors >= 100);
+    CHECK(layers_checked >= 200);
+    CHECK(mac_layers_checked >= 150);
+    CHECK(exact_layers >= 45);
+}
+
+TEST_CASE("bus accesses are counted per memory instance, apart from the layers' accesses", "[activity]") {
+    const DeviceConfig cfg = load_device_config(default_device_config_path());
+    AcceleratorState state(cfg);
+    test::apply_vector(test::load_vector(kVectors + "/demo-mnist"), state);
+    uint64_t before = 0;
+    for (const auto& m : state.data_sram_arrays) before += m.activity.layer_total().writes;
+    CHECK(before == 0);  // loading is not a layer's work
+    LayerEngine(state).run();
+    uint64_t after = 0;
+    for (const auto& m : state.data_sram_arrays) after += m.activity.layer_total().writes;
+    CHECK(after > 0);
+    state.clear_layer_activity();
+    uint64_t cleared = 0;
+    for (const auto& m : state.data_sram_arrays) cleared += m.activity.layer_total().writes;
+    CHECK(cleared == 0);
+}

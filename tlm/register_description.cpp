@@ -1,0 +1,224 @@
+// Register description: lookups, and the loader of the device file's
+// register_map section with its checks (every problem is a ConfigError naming
+// the file and the key, e.g. "register_map.layer.LREG_ONED.fields.EWISE_FUNC").
+#include "tlm/register_description.h"
+
+#include <algorithm>
+#include <map>
+
+#include "tlm/device_config.h"
+#include "tlm/yaml_reader.h"
+
+namespace ai8x {
+
+const char* to_string(RegAccess a) {
+    switch (a) {
+        case RegAccess::RW: return "RW";
+        case RegAccess::RO: return "RO";
+        case RegAccess::WO: return "WO";
+        case RegAccess::W1C: return "W1C";
+    }
+    return "?";
+}
+
+const FieldDescription* RegisterDescription::find(const std::string& field_name) const {
+    for (const FieldDescription& f : fields)
+        if (f.name == field_name) return &f;
+    return nullptr;
+}
+
+namespace {
+
+const RegisterDescription& find_in(const RegisterMap& map, const std::vector<RegisterDescription>& group,
+                                   const char* group_name, const std::string& name) {
+    for (const RegisterDescription& r : group)
+        if (r.name == name) return r;
+    throw ConfigError(map.source_path + ": register_map." + group_name + ": no register " + name +
+                      " (the model needs it)");
+}
+
+}  // namespace
+
+const RegisterDescription& RegisterMap::quadrant_register(const std::string& name) const {
+    return find_in(*this, quadrant, "quadrant", name);
+}
+const RegisterDescription& RegisterMap::layer_register(const std::string& name) const {
+    return find_in(*this, layer, "layer", name);
+}
+const RegisterDescription& RegisterMap::fifo_register(const std::string& name) const {
+    return find_in(*this, fifo, "fifo", name);
+}
+const RegisterDescription& RegisterMap::aon_register(const std::string& name) const {
+    return find_in(*this, aon, "aon", name);
+}
+
+RegField RegisterMap::field(const RegisterDescription& reg, const std::string& field_name) const {
+    if (const FieldDescription* f = reg.find(field_name)) return f->field();
+    throw ConfigError(source_path + ": register_map: register " + reg.name + " has no field " + field_name +
+                      " (the model needs it)");
+}
+
+std::string RegisterMap::layer_register_name(unsigned slot) const {
+    for (const RegisterDescription& r : layer)
+        if (r.slot == slot) return r.name;
+    return "LREG_" + std::to_string(slot);
+}
+
+namespace {
+
+// "HI:LO" or "N" -> lsb and width.
+void parse_bits(const Reader& r, const YAML::Node& n, const std::string& key, FieldDescription& f) {
+    const std::string text = n.IsScalar() ? n.Scalar() : std::string();
+    const auto number = [&](const std::string& s) -> unsigned {
+        if (s.empty() || s.size() > 3 || s.find_first_not_of("0123456789") != std::string::npos)
+            r.fail(key, "expected a bit range \"HI:LO\" or a bit number, got '" + text + "'", &n);
+        return static_cast<unsigned>(std::stoul(s));
+    };
+    const std::size_t colon = text.find(':');
+    const unsigned hi = number(text.substr(0, colon));
+    const unsigned lo = colon == std::string::npos ? hi : number(text.substr(colon + 1));
+    if (hi < lo) r.fail(key, "bit range '" + text + "' has its high bit below its low bit", &n);
+    if (hi > 31) r.fail(key, "bit range '" + text + "' extends beyond bit 31", &n);
+    f.lsb = lo;
+    f.width = hi - lo + 1;
+}
+
+RegAccess parse_access(const Reader& r, const YAML::Node& n, const std::string& path) {
+    const std::string a = r.str(n, path, "access");
+    if (a == "RW") return RegAccess::RW;
+    if (a == "RO") return RegAccess::RO;
+    if (a == "WO") return RegAccess::WO;
+    if (a == "W1C") return RegAccess::W1C;
+    r.fail(path + ".access", "expected RW, RO, WO or W1C, got '" + a + "'", &n);
+}
+
+RegisterDescription read_register(const Reader& r, const YAML::Node& n, const std::string& group_path, size_t index,
+                                  bool per_layer) {
+    const std::string at = group_path + "[" + std::to_string(index) + "]";
+    RegisterDescription d;
+    d.name = r.str(n, at, "name");
+    const std::string path = group_path + "." + d.name;
+    if (per_layer) {
+        d.slot = r.u32(n, path, "slot");
+        if (n["access"]) d.access = parse_access(r, n, path);
+    } else {
+        d.offset = r.u64(n, path, "offset");
+        if (d.offset % 4) r.fail(path + ".offset", "must be a multiple of 4", &n);
+        d.access = parse_access(r, n, path);
+        if (n["count"]) {
+            d.count = static_cast<uint32_t>(r.positive(n, path, "count"));
+            d.step = r.positive(n, path, "step");
+            if (d.step % 4) r.fail(path + ".step", "must be a multiple of 4", &n);
+        }
+    }
+    d.meaning = r.str(n, path, "meaning");
+    const YAML::Node fields = r.need(n, path, "fields");
+    if (!fields.IsSequence() || fields.size() == 0) r.fail(path + ".fields", "expected a non-empty list", &fields);
+    uint32_t used = 0;  // bits claimed by the fields read so far
+    for (size_t i = 0; i < fields.size(); ++i) {
+        const YAML::Node fn = fields[i];
+        FieldDescription f;
+        f.name = r.str(fn, path + ".fields[" + std::to_string(i) + "]", "name");
+        const std::string fpath = path + ".fields." + f.name;
+        if (d.find(f.name)) r.fail(fpath, "duplicate field name", &fn);
+        parse_bits(r, r.need(fn, fpath, "bits"), fpath + ".bits", f);
+        if (fn["reset"]) f.reset = r.u32(fn, fpath, "reset");
+        if (f.reset > f.field().get(~0u)) r.fail(fpath + ".reset", "does not fit the field's width", &fn);
+        f.meaning = r.str(fn, fpath, "meaning");
+        if (used & f.field().mask())
+            for (const FieldDescription& o : d.fields)
+                if (o.field().mask() & f.field().mask()) r.fail(fpath + ".bits", "overlaps field " + o.name, &fn);
+        used |= f.field().mask();
+        d.reset = f.field().with(d.reset, f.reset);
+        d.fields.push_back(std::move(f));
+    }
+    return d;
+}
+
+std::vector<RegisterDescription> read_group(const Reader& r, const YAML::Node& map, const std::string& group,
+                                            bool per_layer) {
+    const std::string path = "register_map." + group;
+    const YAML::Node n = r.need(map, "register_map", group);
+    if (!n.IsSequence() || n.size() == 0) r.fail(path, "expected a non-empty list of registers", &n);
+    std::vector<RegisterDescription> out;
+    for (size_t i = 0; i < n.size(); ++i) out.push_back(read_register(r, n[i], path, i, per_layer));
+    return out;
+}
+
+// Registers of a block must lie inside it and must not share a word.
+void check_block(const Reader& r, const YAML::Node& at, const std::vector<RegisterDescription>& regs,
+                 const std::string& group, uint64_t block_size) {
+    std::map<uint64_t, std::string> words;
+    for (const RegisterDescription& d : regs)
+        for (uint32_t i = 0; i < d.count; ++i) {
+            const uint64_t offset = d.offset + i * d.step;
+            const std::string key = "register_map." + group + "." + d.name;
+            if (offset + 4 > block_size) r.fail(key + ".offset", "lies beyond the register block's size", &at);
+            if (auto it = words.find(offset); it != words.end())
+                r.fail(key + ".offset", "same address as " + it->second, &at);
+            words[offset] = d.name;
+        }
+}
+
+}  // namespace
+
+RegisterMap read_register_map(const Reader& r, const YAML::Node& root, const DeviceConfig& c) {
+    const YAML::Node map = r.need(root, "", "register_map");
+    RegisterMap m;
+    m.source_path = c.source_path;
+    m.quadrant = read_group(r, map, "quadrant", false);
+    m.layer = read_group(r, map, "layer", true);
+    m.fifo = read_group(r, map, "fifo", false);
+    m.aon = read_group(r, map, "aon", false);
+
+    // One name for one register anywhere in the map (messages and documents use names).
+    std::map<std::string, std::string> names;
+    for (const auto* group : {&m.quadrant, &m.layer, &m.fifo, &m.aon})
+        for (const RegisterDescription& d : *group) {
+            const std::string group_name = group == &m.quadrant ? "quadrant"
+                                           : group == &m.layer  ? "layer"
+                                           : group == &m.fifo   ? "fifo"
+                                                                : "aon";
+            if (names.count(d.name))
+                r.fail("register_map." + group_name + "." + d.name,
+                       "duplicate register name (also in register_map." + names[d.name] + ")", &map);
+            names[d.name] = group_name;
+        }
+
+    // Per-layer kinds: each slot once, inside the configured slot count; they repeat per layer.
+    std::map<uint32_t, std::string> slots;
+    for (const RegisterDescription& d : m.layer) {
+        const std::string key = "register_map.layer." + d.name + ".slot";
+        if (d.slot >= c.layer_register_count)
+            r.fail(key, "beyond registers.layer_registers.count (" + std::to_string(c.layer_register_count) + ")",
+                   &map);
+        if (slots.count(d.slot)) r.fail(key, "slot already used by " + slots[d.slot], &map);
+        slots[d.slot] = d.name;
+    }
+    std::sort(m.layer.begin(), m.layer.end(),
+              [](const RegisterDescription& a, const RegisterDescription& b) { return a.slot < b.slot; });
+    for (RegisterDescription& d : m.layer)
+        d.offset = c.layer_register_offset + uint64_t(d.slot) * c.layer_register_stride;
+
+    // Global quadrant registers may sit in a per-layer slot no kind uses (REG_IFRM), nowhere else in the banks.
+    check_block(r, map, m.quadrant, "quadrant", c.quadrant_regs.size);
+    const uint64_t banks_end = c.layer_register_offset + uint64_t(c.layer_register_count) * c.layer_register_stride;
+    for (const RegisterDescription& d : m.quadrant) {
+        if (d.offset < c.layer_register_offset || d.offset >= banks_end) continue;
+        const uint64_t slot = (d.offset - c.layer_register_offset) / c.layer_register_stride;
+        if (slots.count(static_cast<uint32_t>(slot)))
+            r.fail("register_map.quadrant." + d.name + ".offset",
+                   "lies in per-layer slot " + std::to_string(slot) + " of " + slots[static_cast<uint32_t>(slot)],
+                   &map);
+    }
+    check_block(r, map, m.fifo, "fifo", c.fifo_regs.size);
+    check_block(r, map, m.aon, "aon", c.aon_regs.size);
+    for (const RegisterDescription& d : m.fifo)
+        if (d.count > 1 && d.count != c.fifo_count)
+            r.fail("register_map.fifo." + d.name + ".count",
+                   "must equal accelerator.fifo_count (" + std::to_string(c.fifo_count) + "): one register per FIFO",
+                   &map);
+    return m;
+}
+
+}  // namespace ai8x

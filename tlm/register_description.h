@@ -1,0 +1,89 @@
+// The accelerator's registers as the device description (configs/<device>.yaml,
+// section register_map) declares them: every register's offset, access and
+// reset, and every field's bit range, reset and meaning. This is the only place
+// register fields are defined; register banks, behaviour code (through RegField
+// accessors resolved once by name) and docs/register-map.md are built from it.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ai8x {
+
+enum class RegAccess {
+    RW,   // read/write storage
+    RO,   // read-only: writes are refused with a command error
+    WO,   // write-only: reads return 0
+    W1C,  // reads the value; writing 1 to a bit clears it, writing 0 leaves it
+};
+
+const char* to_string(RegAccess a);
+
+// A bit field of a 32-bit register value, resolved from the description. Cheap
+// to copy and to apply: behaviour code keeps these in structs built once.
+struct RegField {
+    unsigned lsb = 0;
+    unsigned width = 0;  // 0: the field does not exist (get() reads 0)
+
+    uint32_t mask() const { return width == 0 ? 0 : (width >= 32 ? ~0u : ((1u << width) - 1)) << lsb; }
+    uint32_t get(uint32_t reg) const { return (reg & mask()) >> lsb; }
+    bool is_set(uint32_t reg) const { return (reg & mask()) != 0; }
+    // `reg` with this field replaced by `value` (bits beyond the field's width dropped).
+    uint32_t with(uint32_t reg, uint32_t value) const { return (reg & ~mask()) | ((value << lsb) & mask()); }
+    // Bit `i` of a field that holds one bit per FIFO/quadrant/processor.
+    bool bit(uint32_t reg, unsigned i) const { return i < width && ((reg >> (lsb + i)) & 1u); }
+    // `reg` with bit `i` of the field set to `on` (unchanged for i beyond the width).
+    uint32_t with_bit(uint32_t reg, unsigned i, bool on) const {
+        if (i >= width) return reg;
+        const uint32_t b = 1u << (lsb + i);
+        return on ? reg | b : reg & ~b;
+    }
+    unsigned msb() const { return lsb + width - 1; }
+};
+
+struct FieldDescription {
+    std::string name;
+    unsigned lsb = 0;
+    unsigned width = 1;
+    uint32_t reset = 0;  // field value after reset
+    std::string meaning;
+
+    RegField field() const { return RegField{lsb, width}; }
+};
+
+struct RegisterDescription {
+    std::string name;
+    uint64_t offset = 0;  // bytes from the block base (per-layer kinds: from layer 0 of the slot)
+    uint32_t slot = 0;    // per-layer kinds only: LREG slot index
+    uint32_t count = 1;   // >1: an array of `count` registers `step` bytes apart (name + index)
+    uint64_t step = 4;
+    RegAccess access = RegAccess::RW;
+    uint32_t reset = 0;  // the fields' resets combined
+    std::string meaning;
+    std::vector<FieldDescription> fields;
+
+    const FieldDescription* find(const std::string& field_name) const;
+};
+
+// The four register groups of the accelerator.
+struct RegisterMap {
+    std::string source_path;                    // device file (for messages)
+    std::vector<RegisterDescription> quadrant;  // global registers of each quadrant block
+    std::vector<RegisterDescription> layer;     // per-layer kinds, in slot order
+    std::vector<RegisterDescription> fifo;      // FIFO block
+    std::vector<RegisterDescription> aon;       // always-on block
+
+    // Lookups by name; they throw ConfigError naming the device file when the
+    // description lacks the register or field (code asks only for what it uses).
+    const RegisterDescription& quadrant_register(const std::string& name) const;
+    const RegisterDescription& layer_register(const std::string& name) const;
+    const RegisterDescription& fifo_register(const std::string& name) const;
+    const RegisterDescription& aon_register(const std::string& name) const;
+    RegField field(const RegisterDescription& reg, const std::string& field_name) const;
+
+    // Name of per-layer slot `slot` ("LREG_<n>" for a slot no kind uses).
+    std::string layer_register_name(unsigned slot) const;
+};
+
+}  // namespace ai8x

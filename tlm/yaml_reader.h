@@ -1,0 +1,102 @@
+// YAML walking with error messages that name the file, the line and the key
+// path ("file:line: key.path: what is wrong"), shared by the device-description
+// loaders.
+#pragma once
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+#include <yaml-cpp/yaml.h>
+
+#include "tlm/device_config.h"
+
+namespace ai8x {
+
+// Walks the YAML tree and remembers the file name, so every error can say where it is.
+class Reader {
+public:
+    explicit Reader(std::string file) : file_(std::move(file)) {}
+
+    [[noreturn]] void fail(const std::string& key, const std::string& what, const YAML::Node* at = nullptr) const {
+        std::ostringstream os;
+        os << file_;
+        if (at && at->Mark().line >= 0) os << ':' << at->Mark().line + 1;
+        os << ": " << key << ": " << what;
+        throw ConfigError(os.str());
+    }
+
+    // Child `name` of map `parent` (whose own path is `path`); must exist.
+    YAML::Node need(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const std::string key = path.empty() ? name : path + "." + name;
+        if (!parent.IsMap()) fail(path, "expected a mapping", &parent);
+        YAML::Node child = parent[name];
+        if (!child.IsDefined() || child.IsNull()) fail(key, "missing key", &parent);
+        return child;
+    }
+
+    uint64_t u64(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const std::string key = path.empty() ? name : path + "." + name;
+        const YAML::Node n = need(parent, path, name);
+        if (!n.IsScalar()) fail(key, "expected a number", &n);
+        const std::string text = n.Scalar();
+        // Decimal or 0x-prefixed hex; no octal surprises from a leading zero.
+        int base = 10;
+        std::string digits = text;
+        if (text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+            base = 16;
+            digits = text.substr(2);
+        }
+        if (digits.empty() ||
+            digits.find_first_not_of(base == 16 ? "0123456789abcdefABCDEF" : "0123456789") != std::string::npos)
+            fail(key, "expected a non-negative integer (decimal or 0x hex), got '" + text + "'", &n);
+        errno = 0;
+        const unsigned long long v = std::strtoull(digits.c_str(), nullptr, base);
+        if (errno == ERANGE) fail(key, "number out of range: '" + text + "'", &n);
+        return v;
+    }
+
+    uint32_t u32(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const uint64_t v = u64(parent, path, name);
+        const YAML::Node n = parent[name];
+        if (v > 0xffffffffull) fail(path + "." + name, "value does not fit in 32 bits", &n);
+        return static_cast<uint32_t>(v);
+    }
+
+    // A count or size that must be at least 1.
+    uint64_t positive(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const uint64_t v = u64(parent, path, name);
+        const YAML::Node n = parent[name];
+        if (v == 0) fail(path + "." + name, "must be greater than zero", &n);
+        return v;
+    }
+
+    double hz(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        return static_cast<double>(positive(parent, path, name));
+    }
+
+    std::string str(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const YAML::Node n = need(parent, path, name);
+        if (!n.IsScalar() || n.Scalar().empty()) fail(path.empty() ? name : path + "." + name, "expected a name", &n);
+        return n.Scalar();
+    }
+
+    bool boolean(const YAML::Node& parent, const std::string& path, const std::string& name) const {
+        const YAML::Node n = need(parent, path, name);
+        const std::string& s = n.IsScalar() ? n.Scalar() : std::string();
+        if (s == "true") return true;
+        if (s == "false") return false;
+        fail(path + "." + name, "expected true or false, got '" + s + "'", &n);
+    }
+
+private:
+    std::string file_;
+};
+
+// Reads and checks the register_map section (tlm/register_description.cpp);
+// needs the register blocks, per-layer geometry and fifo_count of `c`.
+RegisterMap read_register_map(const Reader& r, const YAML::Node& root, const DeviceConfig& c);
+
+}  // namespace ai8x
