@@ -82,6 +82,8 @@ int cli_main(int argc, char* argv[]) {
         ->type_name("ADDR=VALUE")
         ->allow_extra_args(false);
     run->add_flag("--quiet", run_opts.quiet_console, "Do not copy the firmware console to stdout");
+    run->add_flag("--check-memory,!--no-check-memory", run_opts.check_memory,
+                  "Report firmware stores that overrun variables, heap blocks or the stack (default: on)");
 
     ReplayOptions replay_opts;
     CLI::App* replay = app.add_subcommand("replay", "Execute a bus trace on the virtual board and check it");

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "firmware/host/firmware_builder.h"
+#include "firmware/host/memory_checker.h"
 #include "app/firmware_phases.h"
 #include "app/generator_estimate.h"
 #include "app/inference_timer.h"
@@ -32,6 +33,8 @@ namespace {
 // Files the generator writes for the Arm core; a folder without cnn.c/cnn.h
 // is plain firmware (e.g. firmware/examples) and needs only main.c.
 const char* const kGeneratedFiles[] = {"cnn.c", "cnn.h", "weights.h", "sampledata.h", "sampleoutput.h"};
+// check_output()'s return value for a match (CNN_OK in the generator's cnn.h).
+constexpr uint32_t kGeneratedCnnOk = 1;
 
 // Empty when DIR can be built, else a message naming what is missing.
 std::string check_vector_dir(const std::string& dir) {
@@ -148,6 +151,18 @@ int run_command(const RunOptions& opts) {
     FirmwarePhases phases;
     phases.attach(cpu);
 
+    MemoryChecker memory_checker;
+    const bool checking_memory = opts.check_memory && memory_checker.attach(cpu);
+    // The known-answer test's own result, kept apart from how the run ended: a
+    // firmware that corrupts memory after its check (generated main() calls
+    // cnn_unload between check_output and the PASS line) may crash before it
+    // prints the verdict.
+    std::optional<bool> check_output_ok;
+    if (const auto check = cpu.image()->symbol("check_output"); check && !check->object)
+        cpu.observe_calls(check->address, [&check_output_ok, &cpu](sc_core::sc_time, sc_core::sc_time) {
+            check_output_ok = cpu.read_register(UC_ARM_REG_R0) == kGeneratedCnnOk;
+        });
+
     RunConsole console(opts.quiet_console ? nullptr : stdout);
     std::optional<int> exit_code;
     SimControl& sim = platform.peripherals().sim_control();
@@ -180,6 +195,12 @@ int run_command(const RunOptions& opts) {
         spdlog::warn("{}", message);
         report.warnings.push_back({-1, "", -1, fmt::format("0x{:08x}", address), "override_unused", 1, message});
     }
+    if (console.verdict() == Verdict::kPass)
+        report.kat = "pass";
+    else if (console.verdict() == Verdict::kFail)
+        report.kat = "fail";
+    else if (check_output_ok)
+        report.kat = *check_output_ok ? "pass" : "fail";
     if (cpu.error()) {
         report.error = *cpu.error() + "; " + accelerator_ctl_summary(accel);
         rc = kRunSimError;
@@ -196,7 +217,28 @@ int run_command(const RunOptions& opts) {
             ": PC " + hex32(cpu.pc()) + " (" + cpu.describe(cpu.pc()) + "); " + accelerator_ctl_summary(accel);
         rc = kRunSimError;
     }
+    const std::vector<MemoryFault>& memory_faults = memory_checker.faults();
+    if (report.error && !memory_faults.empty())
+        *report.error += " (the firmware corrupted memory earlier: see the first memory-checker report: " +
+                         memory_faults.front().summary() + ")";
     if (report.error) std::fprintf(stderr, "ai8xsim run: %s\n", report.error->c_str());
+    if (report.error && report.kat == "pass")
+        std::fprintf(stderr,
+                     "ai8xsim run: the known-answer test passed before the run went wrong (%s); the exit code "
+                     "is still %d: the firmware did not finish\n",
+                     console.verdict() == Verdict::kPass ? "it printed *** PASS ***" : "check_output() returned CNN_OK",
+                     kRunSimError);
+    if (!memory_faults.empty()) {
+        spdlog::warn("memory checker: {} site(s) corrupted memory:", memory_faults.size());
+        for (const MemoryFault& f : memory_faults) spdlog::warn("  [{}] {}", f.kind, f.summary());
+    }
+    if (checking_memory) {
+        report.firmware_faults.emplace();
+        for (const MemoryFault& f : memory_faults)
+            report.firmware_faults->push_back({f.kind, f.site, f.function, f.object, f.object_size, f.first_address,
+                                               f.extent_past_end, f.count, f.first_us, f.first_instruction,
+                                               f.summary()});
+    }
     report.phases = phases.times(accel.busy_cycles(), accel.cnn_clock_hz());
     if (!opts.quiet_console)
         std::printf("\n[ai8xsim] %llu CNN cycles; simulated time per phase: %s\n",

@@ -24,6 +24,7 @@ struct RunOptions {
     double timeout_ms = 10000.0;              // --timeout: simulated milliseconds without a verdict
     std::vector<RegisterOverride> overrides;  // --set ADDR=VALUE (repeatable)
     bool quiet_console = false;               // do not stream the firmware console to stdout
+    bool check_memory = true;                 // --check-memory / --no-check-memory (firmware memory checker)
 };
 
 // Exit codes of `ai8xsim run` (see README).

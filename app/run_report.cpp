@@ -34,6 +34,7 @@ nlohmann::json activity_json(const RunReport::Activity& a) {
 void write_run_report(const RunReport& r, const std::string& path) {
     nlohmann::json j;
     j["result"] = r.result;
+    j["kat"] = r.kat.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kat);
     j["vector"] = r.vector;
     j["console"] = r.console;
     j["cnn_clock_hz"] = r.cnn_clock_hz;
@@ -81,6 +82,23 @@ void write_run_report(const RunReport& r, const std::string& path) {
     j["activity"] = r.activity ? activity_json(*r.activity) : nlohmann::json(nullptr);
     j["phases"] = nlohmann::json::object();
     for (const auto& p : r.phases) j["phases"][p.name] = p.us ? nlohmann::json(*p.us) : nlohmann::json(nullptr);
+    if (r.firmware_faults) {
+        j["firmware_faults"] = nlohmann::json::array();
+        for (const auto& f : *r.firmware_faults)
+            j["firmware_faults"].push_back({{"kind", f.kind},
+                                            {"site", f.site},
+                                            {"function", f.function},
+                                            {"object", f.object},
+                                            {"object_size", f.object_size},
+                                            {"first_address", f.first_address},
+                                            {"extent_past_end", f.extent_past_end},
+                                            {"count", f.count},
+                                            {"first_us", f.first_us},
+                                            {"first_instruction", f.first_instruction},
+                                            {"message", f.message}});
+    } else {
+        j["firmware_faults"] = nullptr;
+    }
     j["sim_time_us"] = r.sim_time_us;
     j["inference_wall_seconds"] =
         r.inference_wall_seconds ? nlohmann::json(*r.inference_wall_seconds) : nlohmann::json(nullptr);

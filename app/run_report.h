@@ -10,7 +10,11 @@
 namespace ai8x {
 
 struct RunReport {
-    std::string result;                      // "pass", "fail" or "error"
+    std::string result;  // "pass", "fail" or "error"
+    // The firmware's own known-answer test, whatever happened after it: "pass",
+    // "fail" or empty (not reached). A firmware that passes and then faults has
+    // result "error" and kat "pass".
+    std::string kat;
     std::string vector;                      // the firmware folder that ran
     double cnn_clock_hz = 0;                 // CNN clock the firmware selected (cycles -> time)
     std::optional<uint64_t> estimate_total;  // generator's total latency estimate (meta.json), if any
@@ -77,6 +81,20 @@ struct RunReport {
         std::optional<double> us;
     };
     std::vector<Phase> phases;
+    struct FirmwareFault {  // one report of the memory checker (firmware/host/memory_checker.h)
+        std::string kind;
+        uint32_t site = 0;
+        std::string function;
+        std::string object;
+        uint32_t object_size = 0;
+        uint32_t first_address = 0;
+        uint32_t extent_past_end = 0;
+        uint64_t count = 0;
+        double first_us = 0;
+        uint64_t first_instruction = 0;
+        std::string message;
+    };
+    std::optional<std::vector<FirmwareFault>> firmware_faults;  // null when the checker was off
     double sim_time_us = 0;
     std::optional<double> inference_wall_seconds;  // host seconds from CNN start to its interrupt
     uint64_t cpu_instructions = 0;

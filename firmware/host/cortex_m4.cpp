@@ -91,8 +91,23 @@ CortexM4::~CortexM4() {
 
 void CortexM4::load_elf(const std::string& path) { image_ = ElfImage::load(path); }
 
-void CortexM4::observe_calls(uint32_t address, CallObserver done) {
-    call_watches_.push_back(std::make_unique<CallWatch>(CallWatch{this, address & ~1u, std::move(done)}));
+void CortexM4::observe_calls(uint32_t address, CallObserver done, std::function<void()> entry) {
+    call_watches_.push_back(
+        std::make_unique<CallWatch>(CallWatch{this, address & ~1u, std::move(done), std::move(entry)}));
+}
+
+void CortexM4::watch_writes(uint32_t begin, uint32_t end, WriteWatch written) {
+    write_watches_.push_back(std::make_unique<WriteWatchRange>(WriteWatchRange{begin, end, std::move(written)}));
+}
+
+bool CortexM4::read_memory(uint32_t address, void* out, uint32_t bytes) const {
+    return uc_mem_read(uc_, address, out, bytes) == UC_ERR_OK;
+}
+
+uint32_t CortexM4::read_register(int reg) const {
+    uint32_t v = 0;
+    uc_reg_read(uc_, reg, &v);
+    return v;
 }
 
 sc_core::sc_time CortexM4::local_time() const { return local_time_at(instret_); }
@@ -200,8 +215,22 @@ void CortexM4::map_memories() {
           "block hook");
     check(uc_hook_add(uc_, &h, UC_HOOK_MEM_UNMAPPED, reinterpret_cast<void*>(&CortexM4::hook_unmapped), this, 1, 0),
           "unmapped-access hook");
+    // Only called when a store hits read-only memory: costs nothing otherwise.
+    check(uc_hook_add(uc_, &h, UC_HOOK_MEM_WRITE_PROT, reinterpret_cast<void*>(&CortexM4::hook_write_protected), this,
+                      1, 0),
+          "write-protection hook");
     install_wait_state_hooks();
     install_call_hooks();
+    install_write_watches();
+}
+
+void CortexM4::install_write_watches() {
+    for (const auto& w : write_watches_) {
+        uc_hook h;
+        check(uc_hook_add(uc_, &h, UC_HOOK_MEM_WRITE, reinterpret_cast<void*>(&CortexM4::hook_watched_write), w.get(),
+                          w->begin, w->end),
+              "write watch at " + hex32(w->begin));
+    }
 }
 
 void CortexM4::install_wait_state_hooks() {
@@ -311,6 +340,7 @@ void CortexM4::execute_chunk() {
     chunk_end_ = instret_ + std::max<uint64_t>(1, budget / cfg_.cpu_timing.cycles_per_instruction);
     stopping_ = false;
     unmapped_address_.reset();
+    protected_address_.reset();
 
     uc_err err = uc_emu_start(uc_, pc_ | 1u, 0, 0, 0);
     account_instructions();
@@ -344,7 +374,11 @@ void CortexM4::execute_chunk() {
     std::string where = " at PC " + hex32(at) + " (" + describe(at) + ")";
     if (unmapped_address_)
         stop_with_error("bus fault: access to unmapped address " + hex32(uint32_t(*unmapped_address_)) + where);
-    else
+    else if (protected_address_) {
+        if (on_protected_write) on_protected_write(uint32_t(*protected_address_), at);
+        stop_with_error("bus fault: write to read-only memory at " + hex32(uint32_t(*protected_address_)) + " (" +
+                        describe(uint32_t(*protected_address_)) + ")" + where);
+    } else
         stop_with_error(std::string("CPU exception: ") + uc_strerror(err) + where + ", next PC " + hex32(next));
 }
 
@@ -360,8 +394,11 @@ void CortexM4::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void* 
         return;
     }
     cpu->pc_ = uint32_t(address);
-    // A return address is always a branch target, hence a block start.
-    if (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address) cpu->call_returned();
+    // A return address is always a branch target, hence a block start. Two
+    // observers of one function (or a tail call between observed functions)
+    // share a return address: they return together.
+    while (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address)
+        cpu->call_returned();
     cpu->block_start_ = uint32_t(address);
     cpu->block_end_ = uint32_t(address + size);
     cpu->block_base_ = cpu->instret_;
@@ -403,6 +440,7 @@ void CortexM4::hook_call_entry(uc_struct* uc, uint64_t, uint32_t, void* watch) {
         entered = cpu->local_time_at(cpu->block_base_ +
                                      cpu->block_instructions(cpu->block_start_, w->address - cpu->block_start_) + 1);
     cpu->open_calls_.push_back({w, lr & ~1u, entered});
+    if (w->entry) w->entry();
 }
 
 void CortexM4::call_returned() {
@@ -414,6 +452,16 @@ void CortexM4::call_returned() {
 void CortexM4::hook_wait_states(uc_struct*, uc_mem_type, uint64_t, int, int64_t, void* hook) {
     const auto* h = static_cast<const WaitStateHook*>(hook);
     h->cpu->wait_cycles_ += h->cycles;
+}
+
+bool CortexM4::hook_write_protected(uc_struct*, uc_mem_type, uint64_t address, int, int64_t, void* self) {
+    static_cast<CortexM4*>(self)->protected_address_ = address;
+    return false;  // not handled: Unicorn stops with UC_ERR_WRITE_PROT
+}
+
+void CortexM4::hook_watched_write(uc_struct*, uc_mem_type, uint64_t address, int size, int64_t, void* watch) {
+    const auto* w = static_cast<const WriteWatchRange*>(watch);
+    w->written(uint32_t(address), unsigned(size));
 }
 
 bool CortexM4::hook_unmapped(uc_struct*, uc_mem_type, uint64_t address, int, int64_t, void* self) {

@@ -63,8 +63,29 @@ public:
     // the quantum keeper's offset). Entry is seen by a Unicorn code hook limited
     // to that one address, the return by comparing each block start with the saved LR.
     // Register before the simulation starts.
+    // `entry`, if given, runs when the call starts (registers hold the
+    // arguments: read_register); when `done` runs, R0 holds the return value.
     using CallObserver = std::function<void(sc_core::sc_time entered, sc_core::sc_time returned)>;
-    void observe_calls(uint32_t address, CallObserver done);
+    void observe_calls(uint32_t address, CallObserver done, std::function<void()> entry = {});
+    // Calls `written(address, size)` before every CPU store into [begin, end]
+    // (inclusive; begin > end: every address). A Unicorn memory hook: every store in that
+    // range leaves the fast path, so register only when wanted, before the
+    // simulation starts. Unicorn's PC is not exact inside the callback: use
+    // block_start() and block_serial().
+    using WriteWatch = std::function<void(uint32_t address, unsigned size)>;
+    void watch_writes(uint32_t begin, uint32_t end, WriteWatch written);
+    // Called when the firmware writes to read-only memory (flash), before the
+    // run stops with the resulting fault: the address and the storing instruction.
+    std::function<void(uint32_t address, uint32_t pc)> on_protected_write;
+    // A register of the core (UC_ARM_REG_*), as Unicorn has it now.
+    uint32_t read_register(int reg) const;
+    // Copies CPU memory (flash/SRAM); false if any of it is not mapped.
+    bool read_memory(uint32_t address, void* out, uint32_t bytes) const;
+    // The translated block now executing: its first instruction, and a number
+    // that changes every time a block starts (two runs of one loop body differ).
+    // Inside a write watch, the PC register is not exact; these are.
+    uint32_t block_start() const { return block_start_; }
+    uint64_t block_serial() const { return block_base_; }
     // This CPU's notion of now: SystemC time plus the not yet synchronised local time.
     sc_core::sc_time local_time() const;
     const ElfImage* image() const { return image_ ? &*image_ : nullptr; }
@@ -111,6 +132,9 @@ private:
     void install_call_hooks();
     void call_returned();
     static bool hook_unmapped(uc_struct*, uc_mem_type type, uint64_t address, int size, int64_t value, void* self);
+    static bool hook_write_protected(uc_struct*, uc_mem_type, uint64_t address, int, int64_t, void* self);
+    static void hook_watched_write(uc_struct*, uc_mem_type, uint64_t address, int size, int64_t, void* watch);
+    void install_write_watches();
     static uint64_t mmio_read(uc_struct*, uint64_t offset, unsigned size, void* window);
     static void mmio_write(uc_struct*, uint64_t offset, unsigned size, uint64_t value, void* window);
 
@@ -130,7 +154,13 @@ private:
         CortexM4* cpu;
         uint32_t address;
         CallObserver done;
+        std::function<void()> entry;
     };
+    struct WriteWatchRange {
+        uint32_t begin, end;
+        WriteWatch written;
+    };
+    std::vector<std::unique_ptr<WriteWatchRange>> write_watches_;
     struct OpenCall {
         const CallWatch* watch;
         uint32_t return_address;
@@ -173,6 +203,7 @@ private:
     bool halted_ = false;
     std::optional<std::string> error_;
     std::optional<uint64_t> unmapped_address_;
+    std::optional<uint64_t> protected_address_;  // a store to read-only memory stopped Unicorn
 };
 
 }  // namespace ai8x

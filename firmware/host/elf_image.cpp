@@ -63,21 +63,45 @@ ElfImage ElfImage::load(const std::string& path) {
     }
     if (img.segments_.empty()) throw ElfError(path + ": no loadable segments");
 
+    // Section names live in the string table that e_shstrndx designates.
+    std::optional<Elf32_Shdr> shstrtab;
+    if (eh.e_shstrndx != SHN_UNDEF && eh.e_shstrndx < eh.e_shnum)
+        shstrtab = read_at<Elf32_Shdr>(file, uint64_t(eh.e_shoff) + uint64_t(eh.e_shstrndx) * eh.e_shentsize, path,
+                                       "section name table header");
+    auto string_at = [&file](uint64_t at) {
+        if (at >= file.size()) return std::string();
+        const char* begin = reinterpret_cast<const char*>(file.data() + at);
+        return std::string(begin, strnlen(begin, file.size() - at));
+    };
     for (unsigned i = 0; i < eh.e_shnum; ++i) {
         auto sh =
             read_at<Elf32_Shdr>(file, uint64_t(eh.e_shoff) + uint64_t(i) * eh.e_shentsize, path, "section header");
+        if ((sh.sh_flags & SHF_ALLOC) && sh.sh_size > 0) {
+            ElfSection sec;
+            sec.name = shstrtab ? string_at(uint64_t(shstrtab->sh_offset) + sh.sh_name) : std::string();
+            sec.address = sh.sh_addr;
+            sec.size = sh.sh_size;
+            sec.writable = (sh.sh_flags & SHF_WRITE) != 0;
+            sec.nobits = sh.sh_type == SHT_NOBITS;
+            img.sections_.push_back(std::move(sec));
+        }
         if (sh.sh_type != SHT_SYMTAB) continue;
         auto strtab = read_at<Elf32_Shdr>(file, uint64_t(eh.e_shoff) + uint64_t(sh.sh_link) * eh.e_shentsize, path,
                                           "string table header");
         for (uint32_t off = 0; off + sizeof(Elf32_Sym) <= sh.sh_size; off += sizeof(Elf32_Sym)) {
             auto sym = read_at<Elf32_Sym>(file, uint64_t(sh.sh_offset) + off, path, "symbol");
-            int type = ELF32_ST_TYPE(sym.st_info);
-            if (type != STT_FUNC && type != STT_OBJECT) continue;
+            const int type = ELF32_ST_TYPE(sym.st_info);
+            const bool marker = type == STT_NOTYPE && ELF32_ST_BIND(sym.st_info) == STB_GLOBAL;
+            if (type != STT_FUNC && type != STT_OBJECT && !marker) continue;
             uint64_t name_at = uint64_t(strtab.sh_offset) + sym.st_name;
             if (name_at >= file.size()) continue;
-            const char* begin = reinterpret_cast<const char*>(file.data() + name_at);
-            std::string name(begin, strnlen(begin, file.size() - name_at));
-            img.symbols_.push_back({sym.st_value & ~1u, sym.st_size, name});
+            std::string name = string_at(name_at);
+            if (name.empty()) continue;
+            if (marker)
+                img.markers_.push_back({sym.st_value, 0, name, false});
+            else
+                img.symbols_.push_back(
+                    {type == STT_FUNC ? sym.st_value & ~1u : sym.st_value, sym.st_size, name, type == STT_OBJECT});
         }
     }
     std::sort(img.symbols_.begin(), img.symbols_.end(),
@@ -111,6 +135,27 @@ uint32_t ElfImage::symbol_address(const std::string& name) const {
 std::optional<uint32_t> ElfImage::find_symbol(const std::string& name) const {
     for (const auto& s : symbols_)
         if (s.name == name) return s.address;
+    for (const auto& s : markers_)
+        if (s.name == name) return s.address;
+    return std::nullopt;
+}
+
+std::vector<ElfSymbol> ElfImage::objects_in(uint32_t begin, uint32_t end) const {
+    std::vector<ElfSymbol> out;
+    for (const auto& s : symbols_)
+        if (s.object && s.size > 0 && s.address >= begin && uint64_t(s.address) + s.size <= end) out.push_back(s);
+    return out;
+}
+
+std::optional<ElfSymbol> ElfImage::object_at(uint32_t address) const {
+    for (const auto& s : symbols_)
+        if (s.object && address >= s.address && address - s.address < s.size) return s;
+    return std::nullopt;
+}
+
+std::optional<ElfSymbol> ElfImage::function_at(uint32_t address) const {
+    for (const auto& s : symbols_)
+        if (!s.object && address >= s.address && address - s.address < std::max<uint32_t>(s.size, 1)) return s;
     return std::nullopt;
 }
 

@@ -1,6 +1,8 @@
 // A 32-bit little-endian ARM ELF executable read into memory: the bytes to
-// load (program headers) and the function/object symbols, kept so that
-// messages can name the code at a PC ("cnn_start+0x1c").
+// load (program headers), the function/object symbols, kept so that
+// messages can name the code at a PC ("cnn_start+0x1c") and the variable at a
+// data address ("ml_data32+0x48"), the linker script's address markers
+// (__heap_start, __stack_top...) and the allocated sections (the memory checker's layout).
 #pragma once
 
 #include <cstdint>
@@ -25,6 +27,16 @@ struct ElfSymbol {
     uint32_t address = 0;  // Thumb bit cleared
     uint32_t size = 0;
     std::string name;
+    bool object = false;  // STT_OBJECT (a variable); false: STT_FUNC
+};
+
+// An allocated section (SHF_ALLOC): where it lives when the program runs.
+struct ElfSection {
+    std::string name;
+    uint32_t address = 0;
+    uint32_t size = 0;
+    bool writable = false;  // SHF_WRITE
+    bool nobits = false;    // SHT_NOBITS (.bss): no file bytes
 };
 
 class ElfImage {
@@ -44,12 +56,26 @@ public:
     std::optional<uint32_t> find_symbol(const std::string& name) const;
     // The whole symbol (address and size), or nothing.
     std::optional<ElfSymbol> symbol(const std::string& name) const;
+    // Function and object symbols, sorted by address.
+    const std::vector<ElfSymbol>& symbols() const { return symbols_; }
+    // Variables (STT_OBJECT, size > 0) whose bytes lie in [begin, end), sorted by address.
+    std::vector<ElfSymbol> objects_in(uint32_t begin, uint32_t end) const;
+    // The variable containing `address`, or nothing.
+    std::optional<ElfSymbol> object_at(uint32_t address) const;
+    // The function containing `address`, or nothing.
+    std::optional<ElfSymbol> function_at(uint32_t address) const;
+    const std::vector<ElfSection>& sections() const { return sections_; }
 
 private:
     std::string path_;
     uint32_t entry_ = 0;
     std::vector<ElfSegment> segments_;
     std::vector<ElfSymbol> symbols_;  // sorted by address
+    // Global symbols without a type: addresses the linker script defines
+    // (__bss_end, __heap_start, __stack_top...); found by find_symbol only, as
+    // they name no code or variable.
+    std::vector<ElfSymbol> markers_;
+    std::vector<ElfSection> sections_;
 };
 
 std::string hex32(uint32_t value);

@@ -28,3 +28,39 @@ TEST_CASE("a file that is not an ELF is refused with its name", "[elf]") {
     }
     CHECK_THROWS_AS(ElfImage::load(path + ".missing"), ElfError);
 }
+
+TEST_CASE("the image lists variables, sections and the linker script's markers", "[elf]") {
+    DeviceConfig cfg = test::board_config();
+    ElfImage img = ElfImage::load(test::build_example(cfg, "buffer_overrun"));
+    // ml_data32 is int32_t[(40 + 3) / 4] in the example's main.c.
+    const auto buffer = img.symbol("ml_data32");
+    REQUIRE(buffer);
+    CHECK(buffer->object);
+    CHECK(buffer->size == 40);
+    const auto inside = img.object_at(buffer->address + 39);
+    REQUIRE(inside);
+    CHECK(inside->name == "ml_data32");
+    CHECK_FALSE(img.object_at(img.symbol_address("unload_outputs")));  // code is no variable
+    const auto function = img.function_at(img.symbol_address("unload_outputs") + 2);
+    REQUIRE(function);
+    CHECK(function->name == "unload_outputs");
+    // Markers from firmware/startup/sections.ld, in layout order.
+    const auto bss_end = img.find_symbol("__bss_end"), heap = img.find_symbol("__heap_start");
+    const auto limit = img.find_symbol("__stack_limit"), top = img.find_symbol("__stack_top");
+    REQUIRE((bss_end && heap && limit && top));
+    CHECK(*heap == *bss_end);
+    CHECK(*limit < *top);
+    bool bss = false;
+    for (const auto& s : img.sections())
+        if (s.name == ".bss") {
+            bss = true;
+            CHECK(s.nobits);
+            CHECK(s.writable);
+            CHECK(buffer->address >= s.address);
+            CHECK(buffer->address + buffer->size <= s.address + s.size);
+        }
+    CHECK(bss);
+    const auto objects = img.objects_in(buffer->address, buffer->address + buffer->size);
+    REQUIRE(objects.size() == 1);
+    CHECK(objects[0].name == "ml_data32");
+}
