@@ -5,9 +5,12 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
+
+#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
 
@@ -209,5 +212,48 @@ TEST_CASE("memory checker: the generator's unload overruns ml_data32 when channe
         furthest = std::max<uint64_t>(furthest, f["extent_past_end"].get<uint64_t>());
     }
     CHECK(furthest == kStoredBytes - kBufferBytes);
+    fs::remove_all(work);
+}
+
+namespace {
+
+struct CliRun {
+    int exit_code = -1;
+    std::string err;
+};
+
+// `ai8xsim run ARGS` as a user types it; stderr kept, stdout dropped.
+CliRun ai8xsim_run(const std::string& args, const fs::path& work) {
+    const fs::path err = work / "stderr.txt";
+    const std::string cmd = "SC_COPYRIGHT_MESSAGE=DISABLE '" + std::string(AI8XSIM_BINARY) + "' run " + args +
+                            " --build-dir '" + AI8XSIM_BINARY + ".fwcache' >/dev/null 2>'" + err.string() + "'";
+    const int status = std::system(cmd.c_str());
+    CliRun r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream in(err);
+    r.err.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("cli: the checker is on by default and --no-check-memory turns it off", "[cli][memcheck]") {
+    fs::path work = scratch("memcheck-cli");
+    const std::string dir = "'" + example("buffer_overrun") + "'";
+    const CliRun on = ai8xsim_run(dir, work);
+    INFO(on.err);
+    CHECK(on.exit_code == kRunSimError);
+    CHECK(on.err.find("memory checker: 1 site(s) corrupted memory") != std::string::npos);
+    CHECK(on.err.find("[object_overrun] unload_outputs") != std::string::npos);
+    CHECK(on.err.find("the known-answer test passed before the run went wrong") != std::string::npos);
+
+    const CliRun off = ai8xsim_run(dir + " --no-check-memory", work);
+    INFO(off.err);
+    CHECK(off.exit_code == kRunSimError);
+    CHECK(off.err.find("memory checker") == std::string::npos);
+    CHECK(off.err.find("the known-answer test passed before the run went wrong") != std::string::npos);
+
+    const CliRun explicit_on = ai8xsim_run(dir + " --no-check-memory --check-memory", work);
+    CHECK(explicit_on.err.find("[object_overrun] unload_outputs") != std::string::npos);
     fs::remove_all(work);
 }
