@@ -25,27 +25,36 @@ constexpr uint32_t kChunkHeaderBytes = 4;
 
 }  // namespace
 
+std::string MemoryFault::first_notice() const {
+    const std::string at = hex32(first_address);
+    if (kind == "object_overrun" || kind == "heap_overrun")
+        return fmt::format("{} wrote past the end of {} ({} bytes) at {}", function, object, object_size, at);
+    if (kind == "object_underrun")
+        return fmt::format("{} wrote before the start of {} ({} bytes) at {}", function, object, object_size, at);
+    if (kind == "heap_metadata")
+        return fmt::format("{} wrote into the allocator's header of {}, at {}", function, object, at);
+    if (kind == "heap_unallocated")
+        return fmt::format("{} wrote into heap memory no allocation handed out, at {}", function, at);
+    if (kind == "stack_overflow")
+        return fmt::format("{} wrote below the stack limit at {}: the {} overflowed", function, at, object);
+    if (kind == "flash_write")
+        return fmt::format("{} wrote to read-only memory (flash) at {}, inside {}", function, at, object);
+    return fmt::format("{}: {} at {}", kind, function, at);
+}
+
 std::string MemoryFault::summary() const {
     const std::string stores = fmt::format("{} store{}", count, count == 1 ? "" : "s");
+    const std::string at = hex32(first_address);
     if (kind == "object_overrun" || kind == "heap_overrun")
         return fmt::format("{} wrote up to {} byte(s) past the end of {} ({} bytes), first at {} ({})", function,
-                           extent_past_end, object, object_size, hex32(first_address), stores);
+                           extent_past_end, object, object_size, at, stores);
     if (kind == "object_underrun")
         return fmt::format("{} wrote up to {} byte(s) before the start of {} ({} bytes), first at {} ({})", function,
-                           extent_past_end, object, object_size, hex32(first_address), stores);
-    if (kind == "heap_metadata")
-        return fmt::format("{} wrote into the allocator's header of {}, at {} ({})", function, object,
-                           hex32(first_address), stores);
-    if (kind == "heap_unallocated")
-        return fmt::format("{} wrote into heap memory no allocation handed out, at {} ({})", function,
-                           hex32(first_address), stores);
+                           extent_past_end, object, object_size, at, stores);
     if (kind == "stack_overflow")
         return fmt::format("{} wrote {} byte(s) below the stack limit: the {} overflowed, first at {} ({})", function,
-                           extent_past_end, object, hex32(first_address), stores);
-    if (kind == "flash_write")
-        return fmt::format("{} wrote to read-only memory (flash) at {}, inside {}", function, hex32(first_address),
-                           object);
-    return fmt::format("{}: {} at {} ({})", kind, function, hex32(first_address), stores);
+                           extent_past_end, object, at, stores);
+    return first_notice() + " (" + stores + ")";
 }
 
 bool MemoryChecker::attach(CortexM4& cpu) {
@@ -322,8 +331,7 @@ void MemoryChecker::report(const std::string& kind, uint32_t pc, const std::stri
     f.first_instruction = cpu_->instructions();
     fault_index_.emplace(key, faults_.size());
     faults_.push_back(f);
-    spdlog::warn("memory checker: {} (first store of this site; later ones are counted and summarised at the end)",
-                 f.summary());
+    spdlog::warn("memory checker: {} (first store of this site; the run's end lists them all)", f.first_notice());
 }
 
 }  // namespace ai8x

@@ -47,8 +47,11 @@ struct MemoryFault {
     double first_us = 0;  // simulated time of the first one
     uint64_t first_instruction = 0;
 
-    // One line: "cnn_unload+0x3c wrote 2048 bytes past the end of ml_data32 (40 bytes) ..."
+    // One line with the extent and count: "unload_outputs+0x16 wrote up to 4056
+    // byte(s) past the end of ml_data32 (40 bytes), first at 0x20000090 (4056 stores)".
     std::string summary() const;
+    // The first store alone, as logged when it happens.
+    std::string first_notice() const;
 };
 
 class MemoryChecker {
