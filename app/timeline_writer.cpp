@@ -30,11 +30,22 @@ nlohmann::json metadata(const char* what, int pid, int tid, const std::string& n
     return e;
 }
 
+// The trace's events as JSON text, one per line: serialised as they come, so
+// a long streaming run does not hold tens of thousands of JSON objects.
+struct EventList {
+    std::string text;
+    std::size_t count = 0;
+    void push_back(const nlohmann::json& event) {
+        if (count++) text += ",\n";
+        text += event.dump();
+    }
+};
+
 }  // namespace
 
 void write_timeline(const WaveformRecorder& r, const std::vector<FirmwarePhases::Span>& phases,
                     const std::vector<std::string>& quadrant_names, const std::string& path) {
-    nlohmann::json events = nlohmann::json::array();
+    EventList events;
     events.push_back(metadata("process_name", kCpu, -1, "cpu"));
     events.push_back(metadata("process_name", kCnn, -1, "cnn"));
     events.push_back(metadata("thread_name", kCpu, kPhasesThread, "firmware phases"));
@@ -97,8 +108,9 @@ void write_timeline(const WaveformRecorder& r, const std::vector<FirmwarePhases:
         events.push_back(complete("WFI", "sleep", kCpu, kSleepThread, r.sleep()[k].at, to));
     }
 
-    const nlohmann::json trace{{"traceEvents", events}, {"displayTimeUnit", "ns"}};
-    write_file_atomically(path, [&](std::ostream& out) { out << trace.dump(1) << "\n"; });
+    write_file_atomically(path, [&](std::ostream& out) {
+        out << "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n" << events.text << "\n]}\n";
+    });
 }
 
 }  // namespace ai8x

@@ -10,12 +10,24 @@ namespace ai8x {
 
 namespace {
 
-std::string value_text(const std::optional<uint64_t>& value, unsigned width, const std::string& id) {
-    if (width == 1) return (value ? (*value ? "1" : "0") : "x") + id;
-    if (!value) return "bx " + id;
-    std::string bits;
-    for (uint64_t v = *value; v; v >>= 1) bits.insert(bits.begin(), char('0' + (v & 1)));
-    return "b" + (bits.empty() ? std::string("0") : bits) + " " + id;
+// Writes one value change: "1!" for a wire, "b101 !" for a vector, x when unknown.
+void put_value(std::ostream& out, const std::optional<uint64_t>& value, unsigned width, const std::string& id) {
+    if (width == 1) {
+        out << (value ? (*value ? '1' : '0') : 'x') << id << '\n';
+        return;
+    }
+    char bits[66];
+    std::size_t n = 0;
+    if (!value) {
+        bits[n++] = 'x';
+    } else {
+        unsigned top = 63;
+        while (top > 0 && !(*value >> top & 1)) --top;
+        for (unsigned b = top + 1; b-- > 0;) bits[n++] = char('0' + (*value >> b & 1));
+    }
+    out << 'b';
+    out.write(bits, std::streamsize(n));
+    out << ' ' << id << '\n';
 }
 
 unsigned bits_for(uint64_t v) {
@@ -89,10 +101,12 @@ void VcdWriter::write(const std::string& path) const {
         write_definitions(out, widths);
         out << "$enddefinitions $end\n";
         std::vector<std::optional<uint64_t>> now;
+        std::vector<std::string> ids;
         out << "#0\n$dumpvars\n";
         for (std::size_t i = 0; i < signals_.size(); ++i) {
             now.push_back(signals_[i].initial);
-            out << value_text(now[i], widths[i], identifier(i)) << "\n";
+            ids.push_back(identifier(i));
+            put_value(out, now[i], widths[i], ids[i]);
         }
         out << "$end\n";
         // One block per time; of several changes of a signal at that time the last wins.
@@ -112,10 +126,10 @@ void VcdWriter::write(const std::string& path) const {
             for (int s : order) {
                 touched[s] = false;
                 if (next[s] == now[s]) continue;
-                if (!stamped) out << "#" << time << "\n";
+                if (!stamped) out << '#' << time << '\n';
                 stamped = true;
                 now[s] = next[s];
-                out << value_text(now[s], widths[s], identifier(s)) << "\n";
+                put_value(out, now[s], widths[s], ids[s]);
             }
             b = e;
         }

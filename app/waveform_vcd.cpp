@@ -43,14 +43,25 @@ void write_waveform_vcd(const WaveformRecorder& r, const WaveformLayout& layout,
             rows[p.layer] = vcd.add_signal(layout.stream_scope, "l" + std::to_string(p.layer) + "_rows", 2, 0);
     const int sleep = vcd.add_signal(layout.cpu_scope, "sleep", 1, 0);
 
+    // The accelerator's signals below are given in time order per signal, so
+    // a value equal to the last one given changes nothing: leaving it out
+    // keeps the writer's sort small (a streaming layer switches thousands of times).
+    std::vector<std::optional<uint64_t>> last(std::size_t(sleep) + 1);
+    std::vector<bool> given(last.size(), false);
+    const auto set = [&](uint64_t t, int signal, std::optional<uint64_t> value) {
+        if (given[std::size_t(signal)] && last[std::size_t(signal)] == value) return;
+        given[std::size_t(signal)] = true;
+        last[std::size_t(signal)] = value;
+        vcd.change(t, signal, value);
+    };
     // The quadrants' and the sequencer's view of "layer L runs from time t".
     const auto layer_starts = [&](uint64_t t, const WaveformRecorder::Layer& l) {
-        vcd.change(t, layer, uint64_t(l.layer));
-        vcd.change(t, passes, uint64_t(l.passes));
+        set(t, layer, uint64_t(l.layer));
+        set(t, passes, uint64_t(l.passes));
         for (std::size_t q = 0; q < q_busy.size(); ++q) {
             const bool in = l.quadrants >> q & 1;
-            vcd.change(t, q_busy[q], uint64_t(in));
-            vcd.change(t, q_layer[q], in ? std::optional<uint64_t>(l.layer) : std::nullopt);
+            set(t, q_busy[q], uint64_t(in));
+            set(t, q_layer[q], in ? std::optional<uint64_t>(l.layer) : std::nullopt);
         }
     };
 
@@ -58,39 +69,40 @@ void write_waveform_vcd(const WaveformRecorder& r, const WaveformLayout& layout,
     for (std::size_t i = 0; i < r.inferences().size(); ++i) {
         const auto& inf = r.inferences()[i];
         clocks[inf.hz] = true;
-        vcd.change(tick(inf.start), busy, 1);
-        for (const auto& [l, signal] : rows) vcd.change(tick(inf.start), signal, 0);
+        set(tick(inf.start), busy, 1);
+        for (const auto& [l, signal] : rows) set(tick(inf.start), signal, 0);
         // Streaming positions first, then the sequential layers and the end, so
         // that of two changes at one time the later event's wins.
         for (const auto& p : r.positions()) {
             if (p.inference != i) continue;
             const uint64_t from = tick(r.time_of(i, p.first)), to = tick(r.time_of(i, p.end));
             if (const auto* l = find_layer(r, i, p.layer)) layer_starts(from, *l);
-            vcd.change(from, stream_layer, uint64_t(p.layer));
-            vcd.change(to, stream_layer, std::nullopt);
-            vcd.change(to, rows[p.layer], p.rows_done);
+            set(from, stream_layer, uint64_t(p.layer));
+            set(to, stream_layer, std::nullopt);
+            set(to, rows[p.layer], p.rows_done);
         }
         for (const auto& s : r.stalls()) {
             if (s.inference != i) continue;
-            vcd.change(tick(r.time_of(i, s.first)), stall, 1);
-            vcd.change(tick(r.time_of(i, s.end)), stall, 0);
+            set(tick(r.time_of(i, s.first)), stall, 1);
+            set(tick(r.time_of(i, s.end)), stall, 0);
         }
         for (const auto& l : r.layers())
             if (l.inference == i && !l.streaming) layer_starts(tick(r.time_of(i, l.first)), l);
         if (!inf.cycles) continue;  // the run ended during the inference
         const uint64_t end = tick(r.time_of(i, *inf.cycles));
-        vcd.change(end, busy, 0);
-        vcd.change(end, layer, std::nullopt);
-        vcd.change(end, passes, std::nullopt);
-        vcd.change(end, stream_layer, std::nullopt);
+        set(end, busy, 0);
+        set(end, layer, std::nullopt);
+        set(end, passes, std::nullopt);
+        set(end, stream_layer, std::nullopt);
         for (std::size_t q = 0; q < q_busy.size(); ++q) {
-            vcd.change(end, q_busy[q], 0);
-            vcd.change(end, q_layer[q], std::nullopt);
+            set(end, q_busy[q], 0);
+            set(end, q_layer[q], std::nullopt);
         }
     }
 
-    // FIFO levels: pushes come at bus time, pops at the CNN cycle that takes
-    // the word, recorded out of order; count them in time order.
+    // FIFO levels: pushes come when the accelerator sees them, pops at the CNN
+    // cycle that takes the word (the chain runs ahead of SystemC time), so
+    // they are recorded out of order; count them in time order.
     std::vector<WaveformRecorder::FifoChange> fifo = r.fifo_changes();
     std::stable_sort(fifo.begin(), fifo.end(), [](const auto& a, const auto& b) { return a.at < b.at; });
     std::vector<int64_t> words(layout.fifo_count, 0);
