@@ -12,9 +12,9 @@ namespace {
 
 // Processes and threads of the trace (Chrome trace events name them by number).
 constexpr int kCpu = 1, kCnn = 2;
-constexpr int kPhasesThread = 1, kSleepThread = 2;               // in kCpu
-constexpr int kSequencerThread = 1, kFifoThread = 2;             // in kCnn
-constexpr int kQuadrantThread0 = 10, kStreamLayerThread0 = 100;  // + quadrant / + layer
+constexpr int kPhasesThread = 1, kSleepThread = 2, kInferencePhaseThread = 3;  // in kCpu
+constexpr int kSequencerThread = 1, kFifoThread = 2;                           // in kCnn
+constexpr int kQuadrantThread0 = 10, kStreamLayerThread0 = 100;                // + quadrant / + layer
 
 double us(sc_core::sc_time t) { return t.to_seconds() * 1e6; }
 
@@ -50,6 +50,9 @@ void write_timeline(const WaveformRecorder& r, const std::vector<FirmwarePhases:
     events.push_back(metadata("process_name", kCnn, -1, "cnn"));
     events.push_back(metadata("thread_name", kCpu, kPhasesThread, "firmware phases"));
     events.push_back(metadata("thread_name", kCpu, kSleepThread, "sleep (WFI)"));
+    // FIFO firmware loads its input while the CNN runs: the inference phase
+    // gets its own row so that the phases' slices never cross.
+    events.push_back(metadata("thread_name", kCpu, kInferencePhaseThread, "inference phase"));
     events.push_back(metadata("thread_name", kCnn, kSequencerThread, "cnn"));
     events.push_back(metadata("thread_name", kCnn, kFifoThread, "cnn.fifo"));
     for (std::size_t q = 0; q < quadrant_names.size(); ++q)
@@ -62,7 +65,7 @@ void write_timeline(const WaveformRecorder& r, const std::vector<FirmwarePhases:
         if (!inf.cycles) continue;  // the run ended before the inference did
         const sc_core::sc_time end = r.time_of(i, *inf.cycles);
         nlohmann::json args{{"cycles", *inf.cycles}, {"cnn_clock_hz", inf.hz}};
-        events.push_back(complete("inference", "phase", kCpu, kPhasesThread, inf.start, end, args));
+        events.push_back(complete("inference", "phase", kCpu, kInferencePhaseThread, inf.start, end, args));
         events.push_back(complete("inference", "cnn", kCnn, kSequencerThread, inf.start, end, args));
     }
 

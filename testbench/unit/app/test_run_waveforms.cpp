@@ -310,3 +310,49 @@ TEST_CASE("run --vcd/--timeline: an unwritable output is refused before the run"
         CHECK(o.err.find(bad) != std::string::npos);
     }
 }
+
+TEST_CASE("run --vcd/--timeline: a run that fails still writes both files", "[run][waves][cli]") {
+    // A first run gives the inference's place on the time axis; the second
+    // stops half-way through it (--timeout), which is a simulation error.
+    const fs::path work = scratch("waves-failed");
+    const std::string vector = vector_dir("demo-mnist-extrasmall");
+    const std::string cache = std::string(AI8XSIM_BINARY) + ".fwcache";
+    const std::string first = (work / "first.json").string();
+    REQUIRE(
+        run_binary("run '" + vector + "' --quiet --build-dir '" + cache + "' --timeline '" + first + "'").exit_code ==
+        0);
+    double start_us = -1, dur_us = 0;
+    const nlohmann::json first_timeline = read_json(first);
+    for (const auto& e : first_timeline["traceEvents"])
+        if (e["name"] == "inference" && e["ph"] == "X") {
+            start_us = e["ts"];
+            dur_us = e["dur"];
+        }
+    REQUIRE(start_us > 0);
+    REQUIRE(dur_us > 0);
+
+    const std::string vcd = (work / "cut.vcd").string(), timeline = (work / "cut.json").string();
+    const double cut_ms = (start_us + dur_us / 2) / 1000;
+    const Outcome o = run_binary("run '" + vector + "' --quiet --build-dir '" + cache + "' --timeout " +
+                                 std::to_string(cut_ms) + " --vcd '" + vcd + "' --timeline '" + timeline + "'");
+    CHECK(o.exit_code == kRunSimError);
+    const VcdFile f = read_vcd(vcd);
+    INFO((f.problems.empty() ? "" : f.problems.front()));
+    REQUIRE(f.problems.empty());
+    // The inference started and never ended: busy rose once, no interrupt.
+    const auto& busy = f.changes("cnn.busy");
+    REQUIRE(!busy.empty());
+    CHECK(busy.back().value == uint64_t{1});
+    CHECK(double(busy.back().time) * f.tick_seconds * 1e6 == Approx(start_us).margin(1e-6));
+    for (const auto& c : f.changes("cnn.irq")) CHECK(c.value == uint64_t{0});
+    // The timeline has the phases before the cut but no finished inference.
+    bool weights = false, inference = false;
+    const nlohmann::json cut_timeline = read_json(timeline);
+    for (const auto& e : cut_timeline["traceEvents"]) {
+        weights |= e["name"] == "weights";
+        inference |= e["name"] == "inference";
+    }
+    CHECK(weights);
+    CHECK(!inference);
+    fs::remove_all(work);
+}
