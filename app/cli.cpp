@@ -74,6 +74,12 @@ int cli_main(int argc, char* argv[]) {
     run->add_option("--trace-out", run_opts.trace_out, "Record the CPU's accelerator traffic as a trace to FILE")
         ->type_name("FILE");
     run->add_option("--dump-layers", run_opts.dump_layers_dir, "Write every layer's output to DIR")->type_name("DIR");
+    run->add_option("--vcd", run_opts.vcd_out,
+                    "Write the accelerator's signals (layers, FIFOs, stalls, IRQ, CPU sleep) as a VCD waveform to FILE")
+        ->type_name("FILE");
+    run->add_option("--timeline", run_opts.timeline_out,
+                    "Write phases, layers, stalls and interrupts as a Chrome trace-event JSON timeline to FILE")
+        ->type_name("FILE");
     run->add_option("--timeout", run_opts.timeout_ms, "Simulated milliseconds before giving up")
         ->type_name("MS")
         ->check(CLI::PositiveNumber)

@@ -23,23 +23,33 @@ void FirmwarePhases::attach(CortexM4& cpu) {
         }
 }
 
-// Total time covered by the calls; a call nested in another of the same
-// phase (check_output calling cnn_unload, say) is not counted twice.
-double FirmwarePhases::union_us(const std::vector<Interval>& calls) {
+// The calls as disjoint intervals in time order; a call nested in another of
+// the same phase (check_output calling cnn_unload, say) disappears in it.
+std::vector<FirmwarePhases::Interval> FirmwarePhases::merged(const std::vector<Interval>& calls) {
     std::vector<Interval> sorted = calls;
     std::sort(sorted.begin(), sorted.end(), [](const Interval& a, const Interval& b) { return a.from < b.from; });
-    double total = 0;
-    std::optional<Interval> run;
+    std::vector<Interval> out;
     for (const Interval& c : sorted) {
-        if (run && c.from <= run->to) {
-            run->to = std::max(run->to, c.to);
-            continue;
-        }
-        if (run) total += (run->to - run->from).to_seconds();
-        run = c;
+        if (!out.empty() && c.from <= out.back().to)
+            out.back().to = std::max(out.back().to, c.to);
+        else
+            out.push_back(c);
     }
-    if (run) total += (run->to - run->from).to_seconds();
+    return out;
+}
+
+// Total time covered by the calls, each instant counted once.
+double FirmwarePhases::union_us(const std::vector<Interval>& calls) {
+    double total = 0;
+    for (const Interval& run : merged(calls)) total += (run.to - run.from).to_seconds();
     return total * 1e6;
+}
+
+std::vector<FirmwarePhases::Span> FirmwarePhases::spans() const {
+    std::vector<Span> out;
+    for (const CpuPhase& phase : phases_)
+        for (const Interval& run : merged(phase.calls)) out.push_back({phase.name, run});
+    return out;
 }
 
 std::vector<RunReport::Phase> FirmwarePhases::times(uint64_t cnn_cycles, double cnn_clock_hz) const {

@@ -34,16 +34,26 @@ public:
     // (absent when no inference ran).
     std::vector<RunReport::Phase> times(uint64_t cnn_cycles, double cnn_clock_hz) const;
 
-private:
     struct Interval {
         sc_core::sc_time from, to;
     };
+    struct Span {
+        std::string phase;  // as in RunReport::phases
+        Interval when;
+    };
+    // When each CPU phase ran (the inference is the accelerator's, not here):
+    // its calls merged where they overlap, so that a phase's spans add up to
+    // its time in times(). For `run --timeline`.
+    std::vector<Span> spans() const;
+
+private:
     struct CpuPhase {
         const char* name;
         std::vector<const char*> functions;  // any of these, by ELF symbol name
         bool present = false;                // the image has at least one of them
         std::vector<Interval> calls;         // every observed call
     };
+    static std::vector<Interval> merged(const std::vector<Interval>& calls);
     static double union_us(const std::vector<Interval>& calls);
     std::vector<CpuPhase> phases_ = {
         {"weights", {"cnn_load_weights"}, false, {}},

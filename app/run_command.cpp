@@ -17,11 +17,15 @@
 #include "app/inference_timer.h"
 #include "app/layer_dump.h"
 #include "app/activity_report.h"
+#include "app/atomic_file.h"
 #include "app/memory_occupancy.h"
 #include "app/platform.h"
 #include "app/run_console.h"
 #include "app/run_options.h"
 #include "app/run_report.h"
+#include "app/timeline_writer.h"
+#include "app/waveform_recorder.h"
+#include "app/waveform_vcd.h"
 #include "tlm/trace_recorder.h"
 
 namespace fs = std::filesystem;
@@ -64,6 +68,14 @@ int run_command(const RunOptions& opts) {
     // source folder; the builder compiles into its cache, not into it).
     const std::string vector_dir =
         opts.vector_dir.empty() ? std::string(AI8XSIM_SOURCE_DIR "/firmware/examples/first_layer") : opts.vector_dir;
+
+    // Refuse an output that cannot be written now, not after a long run.
+    for (const std::string* out : {&opts.vcd_out, &opts.timeline_out})
+        if (!out->empty())
+            if (std::string problem = check_writable(*out); !problem.empty()) {
+                std::fprintf(stderr, "ai8xsim run: %s\n", problem.c_str());
+                return kRunUsageError;
+            }
 
     DeviceConfig cfg;
     try {
@@ -163,6 +175,20 @@ int run_command(const RunOptions& opts) {
             check_output_ok = cpu.read_register(UC_ARM_REG_R0) == kGeneratedCnnOk;
         });
 
+    // --vcd / --timeline: the accelerator reports its events only to a recorder that exists.
+    std::unique_ptr<WaveformRecorder> waves;
+    if (!opts.vcd_out.empty() || !opts.timeline_out.empty()) {
+        waves = std::make_unique<WaveformRecorder>();
+        accel.set_observer(waves.get());
+        WaveformRecorder* rec = waves.get();
+        auto next = accel.on_irq;
+        accel.on_irq = [next, rec, &accel](bool level) {
+            rec->irq_changed(level, accel.now());
+            if (next) next(level);
+        };
+        cpu.on_sleep_change = [rec](bool asleep) { rec->sleep_changed(asleep, sc_core::sc_time_stamp()); };
+    }
+
     RunConsole console(opts.quiet_console ? nullptr : stdout);
     std::optional<int> exit_code;
     SimControl& sim = platform.peripherals().sim_control();
@@ -248,6 +274,28 @@ int run_command(const RunOptions& opts) {
         try {
             write_layer_dumps(accel.last_result().outputs, opts.dump_layers_dir);
             spdlog::info("wrote {} layer dumps to {}", accel.last_result().outputs.size(), opts.dump_layers_dir);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
+            if (rc == kRunPass) rc = kRunSimError;
+        }
+    }
+
+    if (waves) {
+        // Written whatever the verdict: a failed run is what one wants to look at.
+        waves->run_ended(sc_core::sc_time_stamp());
+        std::vector<std::string> quadrants = accel.state().names.quadrant;
+        try {
+            if (!opts.vcd_out.empty()) {
+                WaveformLayout layout;  // scopes named as the module tree names the blocks
+                layout.quadrant_scopes = quadrants;
+                layout.fifo_count = cfg.fifo_count;
+                layout.cnn_scope = accel.name();
+                layout.fifo_scope = accel.fifo_block().name();
+                layout.stream_scope = std::string(accel.name()) + ".stream";
+                layout.cpu_scope = cpu.name();
+                write_waveform_vcd(*waves, layout, opts.vcd_out);
+            }
+            if (!opts.timeline_out.empty()) write_timeline(*waves, phases.spans(), quadrants, opts.timeline_out);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
             if (rc == kRunPass) rc = kRunSimError;

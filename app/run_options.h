@@ -21,6 +21,8 @@ struct RunOptions {
     std::string json_out;                     // --json FILE
     std::string trace_out;                    // --trace-out FILE
     std::string dump_layers_dir;              // --dump-layers OUTDIR
+    std::string vcd_out;                      // --vcd FILE
+    std::string timeline_out;                 // --timeline FILE
     double timeout_ms = 10000.0;              // --timeout: simulated milliseconds without a verdict
     std::vector<RegisterOverride> overrides;  // --set ADDR=VALUE (repeatable)
     bool quiet_console = false;               // do not stream the firmware console to stdout

@@ -190,6 +190,7 @@ void Accelerator::sequencer() {
                       plan.last_layer);
 
         state_.clear_layer_activity();
+        if (observer_) observer_->inference_started(sc_core::sc_time_stamp(), cnn_clock_hz_);
         StreamSession session(state_, cfg_.timing);
         if (session.fifo_mode()) {
             StreamController::Outcome out = stream_->run(session, cnn_clock_hz_, capture_layers_);
@@ -211,6 +212,10 @@ void Accelerator::sequencer() {
             last_timing_ = inference_cycles(TimingModel(cfg_.timing), state_, plan);
             busy_cycles_ = std::max<uint64_t>(1, last_timing_.total());
             sc_core::wait(sc_core::sc_time(double(busy_cycles_) / cnn_clock_hz_, sc_core::SC_SEC));
+        }
+        if (observer_) {
+            report_layers(running_quadrants_);
+            observer_->inference_finished(busy_cycles_);
         }
 
         record_quadrant_activity(running_quadrants_);
@@ -235,16 +240,54 @@ void Accelerator::sequencer() {
     }
 }
 
+// A running quadrant is busy in a layer when one of its processors takes part
+// in it (LREG_ENA processor enables). Bit q of the result: quadrant q.
+uint32_t Accelerator::quadrants_in_layer(int layer, const std::vector<int>& running_quadrants) const {
+    uint32_t mask = 0;
+    if (layer < 0 || uint32_t(layer) >= cfg_.max_layers) return mask;
+    for (int q : running_quadrants)
+        if (fields_.layer.pro_en.get(state_.quadrant[q].lreg[LREG_ENA][layer]) != 0) mask |= 1u << q;
+    return mask;
+}
+
 void Accelerator::record_quadrant_activity(const std::vector<int>& running_quadrants) {
-    // A running quadrant is busy for a layer's cycles when one of its processors
-    // takes part in that layer (LREG_ENA processor enables).
     for (const TimedLayer& t : last_timing_.layers) {
-        if (t.layer < 0 || uint32_t(t.layer) >= cfg_.max_layers) continue;
-        for (int q : running_quadrants) {
-            const bool takes_part = fields_.layer.pro_en.get(state_.quadrant[q].lreg[LREG_ENA][t.layer]) != 0;
-            if (takes_part) state_.quadrant_activity[q].busy_cycles[t.layer] += t.cycles.total();
+        const uint32_t mask = quadrants_in_layer(t.layer, running_quadrants);
+        for (int q : running_quadrants)
+            if (mask >> q & 1) state_.quadrant_activity[q].busy_cycles[t.layer] += t.cycles.total();
+    }
+}
+
+// Places the layers of the last inference on its cycle axis, as the timing
+// model adds them up (InferenceCycles::total): the start-up cycles, then the
+// streaming chain (its layers interleaved, with the FIFO stalls), then every
+// other layer one after the other.
+void Accelerator::report_layers(const std::vector<int>& running_quadrants) const {
+    const InferenceCycles& t = last_timing_;
+    const auto span_of = [&t](int layer) -> const StreamSpan* {
+        for (const StreamSpan& s : t.stream_spans)
+            if (s.layer == layer) return &s;
+        return nullptr;
+    };
+    const auto cycles_of = [](const TimedLayer& l) { return uint64_t(std::max<int64_t>(0, l.cycles.total())); };
+    uint64_t next = t.startup + t.stall_cycles;
+    for (const TimedLayer& l : t.layers)
+        if (span_of(l.layer)) next += cycles_of(l);
+    for (const TimedLayer& l : t.layers) {
+        const uint32_t mask = quadrants_in_layer(l.layer, running_quadrants);
+        if (const StreamSpan* s = span_of(l.layer)) {
+            observer_->layer_ran(l.layer, t.startup + s->first, t.startup + s->last, mask, l.passes, true);
+        } else {
+            observer_->layer_ran(l.layer, next, next + cycles_of(l), mask, l.passes, false);
+            next += cycles_of(l);
         }
     }
+}
+
+void Accelerator::set_observer(ActivityObserver* observer) {
+    observer_ = observer;
+    stream_->set_observer(observer);
+    fifo_->set_observer(observer);
 }
 
 }  // namespace ai8x
@@ -271,7 +314,7 @@ void Accelerator::connect_power_control() {
         for (uint32_t q = 0; q < cfg_.quadrants; ++q) whole_cnn &= power_->in_reset(q) || !power_->powered(q);
         if (!whole_cnn) return;
         // Every quadrant in reset or unpowered: the input FIFOs are reset with them.
-        for (uint32_t f = 0; f < cfg_.fifo_count; ++f) fifo_->queues().clear(f);
+        for (uint32_t f = 0; f < cfg_.fifo_count; ++f) fifo_->clear(f);
         state_.fifo_ctl = 0;
         fifo_->update_status();
     };

@@ -25,6 +25,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "model/accel_state.h"
+#include "model/activity_observer.h"
 #include "model/registers/register_fields.h"
 #include "model/engine/layer_engine.h"
 #include "model/fifo/fifo_block.h"
@@ -84,6 +85,13 @@ public:
     const InferenceCycles& last_timing() const { return last_timing_; }  // per-layer cycles of the last inference
     bool busy() const { return busy_; }
 
+    // `run --vcd/--timeline`: report layers, stalls and FIFO traffic to
+    // `observer` (null: nothing is reported). Set before the simulation starts.
+    void set_observer(ActivityObserver* observer);
+    // Time of the bus access being served (SystemC time plus its annotated
+    // delay), or SystemC time outside an access: when the firmware's write happened.
+    sc_core::sc_time now() const { return sc_core::sc_time_stamp() + transport_delay_; }
+
     // Words queued in input FIFO `fifo`, oldest first (the accelerator removes them as it consumes them).
     std::vector<uint32_t> fifo_words(unsigned fifo) const { return fifo_->queues().contents(fifo); }
     // Words lost to full or disabled FIFOs since construction (docs/fifo.md §5).
@@ -107,6 +115,8 @@ private:
     void update_irq();
     void sequencer();
     void record_quadrant_activity(const std::vector<int>& running_quadrants);
+    uint32_t quadrants_in_layer(int layer, const std::vector<int>& running_quadrants) const;
+    void report_layers(const std::vector<int>& running_quadrants) const;
     void connect_power_control();
     void request_start();
 
@@ -131,6 +141,7 @@ private:
     EngineResult last_result_;
     bool capture_layers_ = false;
     InferenceCycles last_timing_;
+    ActivityObserver* observer_ = nullptr;
 };
 
 }  // namespace ai8x

@@ -57,6 +57,9 @@ public:
     // Called once when the CPU stops on an error (bus fault, unhandled
     // exception, bad image): the message names PC, symbol and address.
     std::function<void(const std::string& message)> on_error;
+    // Called when the CPU goes to sleep in WFI (true) and wakes (false), at
+    // SystemC time (the CPU synchronises before it sleeps). Empty: not called.
+    std::function<void(bool asleep)> on_sleep_change;
 
     // Calls `done(entered, returned)` every time the function at `address`
     // returns to its caller; both are this CPU's local time (SystemC time plus

@@ -34,10 +34,15 @@ void InputFifoBlock::update_status() {
     state_.fifo_stat = fifos_.full_flags();
 }
 
+void InputFifoBlock::clear(uint32_t fifo) {
+    if (observer_ && fifos_.occupancy(fifo) > 0) observer_->fifo_cleared(sc_core::sc_time_stamp(), fifo);
+    fifos_.clear(fifo);
+}
+
 void InputFifoBlock::on_ctl_write(uint32_t old_value) {
     // Clearing an enable bit empties that FIFO (docs/fifo.md §3).
     for (uint32_t i = 0; i < fifos_.count(); ++i)
-        if (enable_.bit(old_value, i) && !enabled(i)) fifos_.clear(i);
+        if (enable_.bit(old_value, i) && !enabled(i)) clear(i);
     update_status();
 }
 
@@ -45,7 +50,10 @@ void InputFifoBlock::on_data_write(uint32_t fifo, uint32_t word) {
     // Only the warnings need the address: no description lookup on the per-word path.
     const auto address = [&] { return state_.cfg.fifo_regs.base + fifo_data_offset(state_.cfg, fifo); };
     switch (fifos_.push(fifo, word, enabled(fifo))) {
-        case InputFifos::Push::Queued: push_event_.notify(sc_core::SC_ZERO_TIME); break;
+        case InputFifos::Push::Queued:
+            push_event_.notify(sc_core::SC_ZERO_TIME);
+            if (observer_) observer_->fifo_pushed(sc_core::sc_time_stamp(), fifo);
+            break;
         case InputFifos::Push::DroppedDisabled:
             spdlog::warn("{}: FIFO {} write at 0x{:08x}: word 0x{:08x} dropped, FIFO_CTL enable bit {} is clear",
                          name(), fifo, address(), word, enable_.lsb + fifo);

@@ -11,6 +11,7 @@
 #include <systemc>
 
 #include "model/accel_state.h"
+#include "model/activity_observer.h"
 #include "model/fifo/input_fifos.h"
 #include "tlm/register_bank.h"
 #include "tlm/register_description.h"
@@ -31,6 +32,14 @@ public:
     void begin_inference();
     // FIFO_STAT follows the live full flags (call after popping words).
     void update_status();
+    // Empties FIFO `fifo` (reset, enable bit cleared).
+    void clear(uint32_t fifo);
+
+    // Queued and cleared words are reported to `observer` (null: not reported)
+    // at SystemC time: when the accelerator sees them (a CPU running ahead in
+    // its quantum wrote them at a later local time, but the stream controller
+    // takes a word at the first CNN clock edge after SystemC time reaches it).
+    void set_observer(ActivityObserver* observer) { observer_ = observer; }
 
     const char* kind() const override { return "ai8x_fifo_block"; }
 
@@ -46,6 +55,7 @@ private:
     RegField enable_;                     // FIFO_CTL.FIFO_EN, resolved once (read on every push)
     std::vector<bool> overflow_warned_;   // one overflow warning per FIFO and inference
     sc_core::sc_event push_event_;        // a word entered a FIFO
+    ActivityObserver* observer_ = nullptr;
 };
 
 }  // namespace ai8x

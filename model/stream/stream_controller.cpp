@@ -13,6 +13,18 @@ namespace ai8x {
 StreamController::StreamController(sc_core::sc_module_name name, const AccelTiming& timing, InputFifoBlock& fifos)
     : sc_module(name), timing_(timing), fifos_(fifos) {}
 
+void StreamController::report_position(const StreamSession& session, const StreamStep& step, uint64_t end,
+                                       std::vector<uint64_t>& positions_run) const {
+    const auto& chain = session.plan().chain;
+    for (std::size_t k = 0; k < chain.size(); ++k) {
+        if (chain[k].layer() != step.layer) continue;
+        const uint64_t done = ++positions_run[k];
+        observer_->stream_position(step.layer, end - step.cycles, end,
+                                   done / std::max<uint32_t>(1, chain[k].scan_cols));
+        return;
+    }
+}
+
 StreamController::Outcome StreamController::run(StreamSession& session, double hz, bool capture_layers) {
     // One clock for the whole inference: cycle n of the accelerator is SystemC time
     // start + n / f_CNN. Every wait below goes to such an edge, so the completion
@@ -49,10 +61,17 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     uint64_t popped = 0;
     const uint64_t dropped_before = fifos.dropped_total();
     bool starving_warned = false;
+    // Only for the observer: scan positions each chain layer has run.
+    std::vector<uint64_t> positions_run(observer_ ? session.plan().chain.size() : 0, 0);
     advance_to(startup);
     for (;;) {
+        // Words move into the chain when the step begins, at this cycle.
+        const uint64_t step_start = startup + session.scheduler().cycle();
         const StreamStep st = session.step(popped + queued());
         if (popped < session.consumed()) {
+            if (observer_)
+                for (uint32_t i = 0; i < fifos.count(); ++i)
+                    if (enabled >> i & 1) observer_->fifo_popped(step_start, i, session.consumed() - popped);
             for (; popped < session.consumed(); ++popped)
                 for (uint32_t i = 0; i < fifos.count(); ++i)
                     if (enabled >> i & 1) session.deliver(i, fifos.pop(i));
@@ -60,6 +79,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
         }
         if (st.kind == StreamStep::Done) break;
         const uint64_t chain_end = startup + session.scheduler().cycle();
+        if (observer_ && st.kind == StreamStep::Ran) report_position(session, st, chain_end, positions_run);
         if (st.kind == StreamStep::Ran) {
             if (chain_end >= elapsed + kChunkCycles) advance_to(chain_end);
             continue;
@@ -82,6 +102,9 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
         sc_core::wait(fifos_.push_event());  // no timeout: the run's time limit ends a starved frame
         // The stall lasts until the clock edge that sees the word; those cycles elapse like any other.
         const uint64_t edge = std::max(next_edge_now(), elapsed);
+        if (observer_ && edge > elapsed)
+            observer_->stalled(startup + session.scheduler().cycle(),
+                               startup + session.scheduler().cycle() + (edge - elapsed));
         session.add_stall(edge - elapsed);
         advance_to(edge);
     }

@@ -6,10 +6,12 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include <systemc>
 
 #include "model/accel_state.h"
+#include "model/activity_observer.h"
 #include "model/engine/layer_engine.h"
 #include "model/fifo/fifo_block.h"
 #include "model/timing/inference_cycles.h"
@@ -18,6 +20,7 @@
 namespace ai8x {
 
 class StreamSession;
+struct StreamStep;
 
 class StreamController : public sc_core::sc_module {
 public:
@@ -36,9 +39,16 @@ public:
 
     const char* kind() const override { return "ai8x_stream_controller"; }
 
+    // Scan positions, stalls and FIFO pops go to `observer` (null: nowhere).
+    void set_observer(ActivityObserver* observer) { observer_ = observer; }
+
 private:
+    void report_position(const StreamSession& session, const StreamStep& step, uint64_t end,
+                         std::vector<uint64_t>& positions_run) const;
+
     const AccelTiming& timing_;
     InputFifoBlock& fifos_;
+    ActivityObserver* observer_ = nullptr;
 };
 
 }  // namespace ai8x

@@ -21,7 +21,7 @@ InferenceCycles inference_cycles(const TimingModel& model, const AcceleratorStat
         if (!layer) continue;
         const LayerCycles cycles = model.layer_breakdown(*layer, layer_timeslots(state, *layer));
         spdlog::debug("timing: layer {}: {} cycles ({})", l, cycles.total(), describe(cycles));
-        result.layers.push_back({l, cycles});
+        result.layers.push_back({l, cycles, layer->passes});
     }
     return result;
 }

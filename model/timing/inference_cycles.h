@@ -14,6 +14,7 @@ namespace ai8x {
 struct TimedLayer {
     int layer = 0;
     LayerCycles cycles;
+    uint32_t passes = 1;  // input passes per position (waveforms show it)
 };
 
 // Where an interleaved streaming layer ran on the chain's timeline (cycles
