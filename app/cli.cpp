@@ -82,6 +82,10 @@ int cli_main(int argc, char* argv[]) {
         ->type_name("ADDR=VALUE")
         ->allow_extra_args(false);
     run->add_flag("--quiet", run_opts.quiet_console, "Do not copy the firmware console to stdout");
+    run->add_option("--gdb", run_opts.gdb_port,
+                    "Wait at reset for GDB on 127.0.0.1:PORT (0 = any free port; the port is printed)")
+        ->type_name("PORT")
+        ->check(CLI::Range(0, 65535));
 
     ReplayOptions replay_opts;
     CLI::App* replay = app.add_subcommand("replay", "Execute a bus trace on the virtual board and check it");

@@ -24,6 +24,7 @@ struct RunOptions {
     double timeout_ms = 10000.0;              // --timeout: simulated milliseconds without a verdict
     std::vector<RegisterOverride> overrides;  // --set ADDR=VALUE (repeatable)
     bool quiet_console = false;               // do not stream the firmware console to stdout
+    int gdb_port = -1;                        // --gdb PORT: serve GDB on 127.0.0.1 (0 = any free port); -1 = off
 };
 
 // Exit codes of `ai8xsim run` (see README).
