@@ -208,6 +208,10 @@ void CortexM4::debug_stop_inside_block(uint32_t address) {
     if (address >= block_start_ && address < block_end_)
         instret_ = block_base_ + block_instructions(block_start_, address - block_start_);
     accounted_ = std::min(accounted_, instret_);
+    // The entry hook of an observed function (observe_calls) at this address
+    // ran before this stop (hooks run in the order added); the instruction
+    // runs, and is seen, again when the CPU resumes.
+    if (!open_calls_.empty() && open_calls_.back().watch->address == address) open_calls_.pop_back();
 }
 
 // ---------------------------------------------------------------- watchpoints

@@ -21,6 +21,8 @@
 #include <string>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
 #include "testbench/unit/test_support.h"
 
 namespace fs = std::filesystem;
@@ -149,7 +151,8 @@ TEST_CASE("run --gdb: gdb-multiarch breaks, reads registers and accelerator memo
     REQUIRE(expected_ctl);
 
     Scratch s("session");
-    BackgroundRun run({vector.string(), "--gdb", "0", "--build-dir", std::string(AI8XSIM_BINARY) + ".fwcache"},
+    const std::string cache = std::string(AI8XSIM_BINARY) + ".fwcache";
+    BackgroundRun run({vector.string(), "--gdb", "0", "--build-dir", cache, "--json", (s.dir / "gdb.json").string()},
                       s.dir / "out", s.dir / "err");
     const auto listening = run.wait_for_stderr(kListening, kStartupSeconds);
     INFO("ai8xsim stderr:\n" << slurp(s.dir / "err"));
@@ -167,8 +170,8 @@ TEST_CASE("run --gdb: gdb-multiarch breaks, reads registers and accelerator memo
     const std::string gdb = run_capture(
         "timeout " + std::to_string(kGdbSeconds) + " gdb-multiarch -batch -nx -ex 'set confirm off' -ex 'file " + elf +
         "' -ex 'target remote 127.0.0.1:" + port +
-        "' -ex 'break cnn_start' -ex continue -ex 'info registers pc' -ex 'x/1wx 0x50100000' -ex 'watch cnn_time' "
-        "-ex continue -ex delete -ex continue 2>&1");
+        "' -ex 'break cnn_start' -ex continue -ex 'info registers pc' -ex 'x/1wx 0x50100000' -ex stepi -ex next "
+        "-ex 'watch cnn_time' -ex continue -ex delete -ex continue 2>&1");
     INFO("gdb output:\n" << gdb);
 
     const int rc = run.wait_exit(kRunSeconds);
@@ -196,6 +199,20 @@ TEST_CASE("run --gdb: gdb-multiarch breaks, reads registers and accelerator memo
     CHECK(gdb.find("exited normally") != std::string::npos);
     CHECK(out.find("*** PASS ***") != std::string::npos);
     CHECK(rc == 0);
+
+    // Simulated time stood still while GDB held the CPU, and stopping inside
+    // instruction blocks changed no count: the same run without GDB agrees.
+    {
+        BackgroundRun plain(
+            {vector.string(), "--quiet", "--build-dir", cache, "--json", (s.dir / "plain.json").string()},
+            s.dir / "plain.out", s.dir / "plain.err");
+        REQUIRE(plain.wait_exit(kRunSeconds) == 0);
+    }
+    const auto debugged = nlohmann::json::parse(slurp(s.dir / "gdb.json"));
+    const auto undisturbed = nlohmann::json::parse(slurp(s.dir / "plain.json"));
+    CHECK(debugged.at("cpu_instructions") == undisturbed.at("cpu_instructions"));
+    CHECK(debugged.at("sim_time_us") == undisturbed.at("sim_time_us"));
+    CHECK(debugged.at("phases") == undisturbed.at("phases"));
 }
 
 TEST_CASE("run --gdb: a port already in use is a usage error naming the port", "[gdb]") {
