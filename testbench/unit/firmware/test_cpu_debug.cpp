@@ -141,3 +141,59 @@ TEST_CASE("single steps advance one instruction at a time and end the loop call 
     const double cycle_s = 1.0 / cfg.clocks.cpu_hz;
     CHECK(call.duration.to_seconds() == Approx(expected_call_seconds(cfg)).margin(cycle_s / 2));
 }
+
+namespace {
+
+// Runs firmware/examples/irq_wait with one watchpoint set at reset; returns
+// the stops after the reset one.
+std::vector<DebugStop> watch_irq_wait(const std::function<uint32_t(const CortexM4&)>& address, uint32_t size,
+                                      WatchKind kind, int& exit_code) {
+    static DeviceConfig cfg = board_config();
+    TestBoard board(cfg);
+    board.cpu.load_elf(build_example(cfg, "irq_wait"));
+    ScriptedDebugger dbg(board.cpu);
+    dbg.next = [&](const DebugStop& why) {
+        if (why.kind == DebugStop::kReset) board.cpu.add_watchpoint(address(board.cpu), size, kind);
+        board.cpu.resume(false);
+    };
+    board.cpu.attach_debugger(&dbg);
+    sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+    REQUIRE_FALSE(board.cpu.error());
+    exit_code = board.exit_code;
+    REQUIRE(!dbg.stops.empty());
+    CHECK(dbg.stops[0].kind == DebugStop::kReset);
+    return {dbg.stops.begin() + 1, dbg.stops.end()};
+}
+
+}  // namespace
+
+TEST_CASE("a write watchpoint on a device register (bus path) stops at each firmware write", "[cpu][debug]") {
+    int exit_code = -1;
+    // irq_roundtrip.h writes the device's control word twice: 1 to start it
+    // (main), 0 to acknowledge (interrupt handler).
+    const auto stops = watch_irq_wait([](const CortexM4&) { return uint32_t(DelayedIrqDevice::kAddress); }, 4,
+                                      WatchKind::kWrite, exit_code);
+    CHECK(exit_code == 0);
+    REQUIRE(stops.size() == 2);
+    for (const auto& s : stops) {
+        CHECK(s.kind == DebugStop::kWatchpoint);
+        CHECK(s.watch == WatchKind::kWrite);
+        CHECK(s.data_address == DelayedIrqDevice::kAddress);
+    }
+}
+
+TEST_CASE("a write watchpoint on an SRAM variable stops at each of its writes", "[cpu][debug]") {
+    int exit_code = -1;
+    uint32_t irq_count = 0;
+    // irq_count (.bss) is written twice: zeroed by the startup code, then
+    // incremented once by the interrupt handler.
+    const auto stops =
+        watch_irq_wait([&](const CortexM4& cpu) { return irq_count = cpu.image()->symbol_address("irq_count"); }, 4,
+                       WatchKind::kWrite, exit_code);
+    CHECK(exit_code == 0);
+    REQUIRE(stops.size() == 2);
+    for (const auto& s : stops) {
+        CHECK(s.kind == DebugStop::kWatchpoint);
+        CHECK(s.data_address == irq_count);
+    }
+}
