@@ -90,6 +90,10 @@ int cli_main(int argc, char* argv[]) {
     run->add_flag("--quiet", run_opts.quiet_console, "Do not copy the firmware console to stdout");
     run->add_flag("--check-memory,!--no-check-memory", run_opts.check_memory,
                   "Report firmware stores that overrun variables, heap blocks or the stack (default: on)");
+    run->add_option("--gdb", run_opts.gdb_port,
+                    "Wait at reset for GDB on 127.0.0.1:PORT (0 = any free port; the port is printed)")
+        ->type_name("PORT")
+        ->check(CLI::Range(0, 65535));
 
     ReplayOptions replay_opts;
     CLI::App* replay = app.add_subcommand("replay", "Execute a bus trace on the virtual board and check it");

@@ -12,6 +12,8 @@
 
 #include "firmware/host/firmware_builder.h"
 #include "firmware/host/memory_checker.h"
+#include "firmware/host/gdb_server.h"
+#include "firmware/host/gdb_stub.h"
 #include "app/firmware_phases.h"
 #include "app/generator_estimate.h"
 #include "app/inference_timer.h"
@@ -130,6 +132,23 @@ int run_command(const RunOptions& opts) {
         return kRunUsageError;
     }
 
+    // --gdb: the port is opened now, so that a port in use is a usage error
+    // before anything runs; the CPU then waits at reset for GDB.
+    std::unique_ptr<gdb::Server> gdb_server;
+    std::unique_ptr<GdbStub> gdb_stub;
+    if (opts.gdb_port >= 0) {
+        try {
+            gdb_server = std::make_unique<gdb::Server>(static_cast<uint16_t>(opts.gdb_port));
+        } catch (const gdb::SocketError& e) {
+            std::fprintf(stderr, "ai8xsim run: --gdb: %s\n", e.what());
+            return kRunUsageError;
+        }
+        gdb_stub = std::make_unique<GdbStub>(*gdb_server, cpu);
+        std::fprintf(stderr, "gdb: listening on 127.0.0.1:%u, symbols in %s\n", unsigned(gdb_server->port()),
+                     build.elf_path.c_str());
+        std::fflush(stderr);
+    }
+
     std::ofstream trace_file;
     std::unique_ptr<TraceRecorder> recorder;
     if (!opts.trace_out.empty()) {
@@ -232,6 +251,9 @@ int run_command(const RunOptions& opts) {
         rc = kRunSimError;
     } else if (console.verdict() == Verdict::kFail) {
         rc = kRunFail;
+    } else if (gdb_stub && gdb_stub->killed()) {
+        report.error = "killed from GDB at PC " + hex32(cpu.pc()) + " (" + cpu.describe(cpu.pc()) + ")";
+        rc = kRunSimError;
     } else if (exit_code) {
         rc = *exit_code == 0 ? kRunPass : kRunFail;
         if (*exit_code != 0) spdlog::info("firmware exited with code {}", *exit_code);
@@ -247,6 +269,7 @@ int run_command(const RunOptions& opts) {
     if (report.error && !memory_faults.empty())
         *report.error += " (the firmware corrupted memory earlier: see the first memory-checker report: " +
                          memory_faults.front().summary() + ")";
+    if (gdb_stub) gdb_stub->finish(rc);  // GDB sees the program exit with the run's exit code
     if (report.error) std::fprintf(stderr, "ai8xsim run: %s\n", report.error->c_str());
     if (report.error && report.kat == "pass")
         std::fprintf(stderr,

@@ -27,6 +27,7 @@ struct RunOptions {
     std::vector<RegisterOverride> overrides;  // --set ADDR=VALUE (repeatable)
     bool quiet_console = false;               // do not stream the firmware console to stdout
     bool check_memory = true;                 // --check-memory / --no-check-memory (firmware memory checker)
+    int gdb_port = -1;                        // --gdb PORT: serve GDB on 127.0.0.1 (0 = any free port); -1 = off
 };
 
 // Exit codes of `ai8xsim run` (see README).

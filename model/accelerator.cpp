@@ -24,6 +24,7 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
       cnn_clock_hz_(cfg.clocks.pclk_hz),
       fields_(register_fields(cfg_)) {
     socket.register_b_transport(this, &Accelerator::b_transport);
+    socket.register_transport_dbg(this, &Accelerator::transport_dbg);
     check_geometry();
 
     for (uint32_t q = 0; q < cfg_.quadrants; ++q) {
@@ -150,6 +151,22 @@ void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     else
         r->memory->transport(trans, addr - r->base);
     transport_delay_ = sc_core::SC_ZERO_TIME;  // writes from elsewhere happen at sc_time_stamp()
+}
+
+unsigned Accelerator::transport_dbg(tlm::tlm_generic_payload& trans) {
+    const uint64_t addr = trans.get_address();
+    const Region* r = decode(addr);
+    if (!r || addr + trans.get_data_length() > r->base + r->size) return 0;
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    // The power rules answer a debugger as they answer the firmware (a debug
+    // access port reaches the domain through the same bus).
+    if (!power_->admit(r->scope, trans)) return trans.is_response_ok() ? trans.get_data_length() : 0;
+    transport_delay_ = sc_core::SC_ZERO_TIME;
+    if (r->bank)
+        r->bank->transport(trans, addr - r->base);
+    else
+        r->memory->transport(trans, addr - r->base);
+    return trans.is_response_ok() ? trans.get_data_length() : 0;
 }
 
 void Accelerator::on_ctl_write(uint32_t q, uint32_t old_value) {

@@ -107,6 +107,10 @@ private:
     };
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    // A debugger's access (GDB stub): the same registers and memories as the
+    // firmware's, in no simulated time; 0 bytes when the address does not
+    // decode or its quadrant is unpowered or isolated.
+    unsigned transport_dbg(tlm::tlm_generic_payload& trans);
     const Region* decode(uint64_t address) const;
     void check_geometry() const;
     void bind_state();

@@ -11,6 +11,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libunicorn-dev
   # firmware toolchain for the generated cnn.c/main.c
   gcc-arm-none-eabi libnewlib-arm-none-eabi
+  # `ai8xsim run --gdb` session test (docs/debugging.md)
+  gdb-multiarch
   # renders `ai8xsim report` pages in the report test (headless screenshot)
   chromium
   # used by the scripts themselves

@@ -303,7 +303,12 @@ void CortexM4::write_word(uint32_t address, uint32_t value) {
 
 void CortexM4::run() {
     qk_.reset();
+    if (debugger_) debug_stop_ = DebugStop{};  // hold at reset until the debugger lets go
     while (!halted_) {
+        if (debugger_) {
+            debug_boundary();
+            if (halted_) break;
+        }
         sample_irq_lines();
         if (take_interrupt()) continue;
         if (sleeping_ && wake_event_) {
@@ -344,8 +349,18 @@ void CortexM4::execute_chunk() {
     stopping_ = false;
     unmapped_address_.reset();
     protected_address_.reset();
+    // A debugger's single step: exactly one instruction, wherever the block ends.
+    const bool step = debug_step_;
+    if (step) chunk_end_ = UINT64_MAX;
+    if (debug_resumed_) {
+        debug_resumed_ = false;
+        if (breakpoints_.count(pc_)) debug_skip_ = pc_;
+    }
+    if (step) begin_step();
 
     uc_err err = uc_emu_start(uc_, pc_ | 1u, 0, 0, 0);
+    if (step) end_step();
+    debug_skip_.reset();
     account_instructions();
     uint32_t next = 0;
     uc_reg_read(uc_, UC_ARM_REG_PC, &next);
@@ -579,6 +594,7 @@ void CortexM4::bus_write(uint32_t address, unsigned size, uint64_t value) {
 
 bool CortexM4::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data) {
     if (halted_) return false;  // after a fault, the rest of the block must not touch the bus
+    if (bus_watches_) check_bus_watchpoints(cmd, address, size);
     account_instructions();
     // One payload for every access (the CPU makes one at a time): a payload
     // allocates its extension array, and one living in a member rather than on

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +31,7 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 #include <unicorn/unicorn.h>
 
+#include "firmware/host/cpu_debug.h"
 #include "firmware/host/elf_image.h"
 #include "firmware/host/system_control_space.h"
 #include "tlm/device_config.h"
@@ -99,6 +101,29 @@ public:
     bool halted() const { return halted_; }
     const std::optional<std::string>& error() const { return error_; }
 
+    // ---- Debugger (firmware/host/cortex_m4_debug.cpp). Without one attached
+    // none of this is on the execution path.
+    // Attach before the simulation starts: the CPU then stops before its first
+    // instruction and calls debugger->stopped().
+    void attach_debugger(CpuDebugger* debugger) { debugger_ = debugger; }
+    // Drops every breakpoint and watchpoint; the CPU runs on freely.
+    void detach_debugger();
+    // The rest is for use while stopped (inside CpuDebugger::stopped).
+    // Registers by number: 0-12 r0-r12, 13 sp, 14 lr, 15 pc, 16 xpsr.
+    static constexpr int kDebugRegisters = 17;
+    uint32_t debug_register(int n);
+    void set_debug_register(int n, uint32_t value);
+    // Flash and SRAM directly, anything else through the bus's debug transport
+    // (no simulated time passes). False when some byte is not reachable.
+    bool debug_read(uint32_t address, uint8_t* data, uint32_t size);
+    bool debug_write(uint32_t address, const uint8_t* data, uint32_t size);
+    void add_breakpoint(uint32_t address);
+    void remove_breakpoint(uint32_t address);
+    void add_watchpoint(uint32_t address, uint32_t size, WatchKind kind);
+    void remove_watchpoint(uint32_t address, uint32_t size, WatchKind kind);
+    // Leaves stopped() running (continue) or after one instruction (step).
+    void resume(bool single_step);
+
 private:
     struct Mmio;  // one Unicorn MMIO window routed to TLM
     void run();
@@ -122,6 +147,28 @@ private:
     uint64_t bus_read(uint32_t address, unsigned size);
     void bus_write(uint32_t address, unsigned size, uint64_t value);
     bool bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data);
+
+    // Debugger
+    struct Watch {  // one watchpoint (user data of its memory hook)
+        CortexM4* cpu;
+        uint32_t address;
+        uint32_t size;
+        WatchKind kind;
+        bool on_bus;       // outside flash/SRAM: checked in bus_transport
+        uc_hook hook = 0;  // flash/SRAM: the Unicorn memory hook
+    };
+    void debug_boundary();
+    void drop_translations();
+    void begin_step();
+    void end_step();
+    static void hook_step(uc_struct*, uint64_t address, uint32_t size, void* self);
+    void debug_stop_inside_block(uint32_t address);
+    void note_watch_hit(const Watch& w);
+    void check_bus_watchpoints(tlm::tlm_command cmd, uint32_t address, unsigned size);
+    bool debug_bus(tlm::tlm_command cmd, uint32_t address, uint8_t* data, uint32_t size);
+    bool in_cpu_memory(uint32_t address, uint32_t size) const;
+    static void hook_breakpoint(uc_struct*, uint64_t address, uint32_t size, void* self);
+    static void hook_watch(uc_struct*, uc_mem_type type, uint64_t address, int size, int64_t value, void* watch);
 
     uint32_t read_word(uint32_t address);
     void write_word(uint32_t address, uint32_t value);
@@ -205,6 +252,19 @@ private:
     bool wake_event_ = false;
     bool halted_ = false;
     std::optional<std::string> error_;
+
+    // Debugger state (all idle when debugger_ is null).
+    CpuDebugger* debugger_ = nullptr;
+    std::optional<DebugStop> debug_stop_;  // stop to report at the next instruction boundary
+    bool debug_step_ = false;              // the next chunk is one instruction
+    bool debug_resumed_ = false;           // the next chunk starts from a stop
+    std::optional<uint32_t> debug_skip_;   // breakpoint at the resume address: not hit again at once
+    uc_hook step_hook_ = 0;                // code hook on every address while stepping
+    unsigned step_instructions_ = 0;       // instructions begun in this step
+    uint64_t debug_polls_ = 0;             // loop turns, to ask for interrupts now and then
+    std::map<uint32_t, uc_hook> breakpoints_;
+    std::vector<std::unique_ptr<Watch>> watches_;
+    bool bus_watches_ = false;  // some watchpoint lies outside flash/SRAM (checked in bus_transport)
     std::optional<uint64_t> unmapped_address_;
     std::optional<uint64_t> protected_address_;  // a store to read-only memory stopped Unicorn
 };
