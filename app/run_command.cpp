@@ -99,6 +99,8 @@ int run_command(const RunOptions& opts) {
 
     Platform platform(cfg);
     CortexM4& cpu = platform.add_cpu();
+    // A dual-core folder (--riscv): the RISC-V core runs cnn.c and main_riscv.c.
+    RiscvCore* riscv = build.riscv_elf_path.empty() ? nullptr : &platform.add_riscv();
     Accelerator& accel = platform.accelerator();
     accel.set_capture_layers(!opts.dump_layers_dir.empty());
     // The firmware's cnn_disable() discards the data and bias memories; the
@@ -109,6 +111,7 @@ int run_command(const RunOptions& opts) {
     };
     try {
         cpu.load_elf(build.elf_path);
+        if (riscv) riscv->load_elf(build.riscv_elf_path);
         for (const auto& o : opts.overrides) accel.add_register_override(o.address, o.value);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
@@ -125,6 +128,12 @@ int run_command(const RunOptions& opts) {
         }
         recorder = std::make_unique<TraceRecorder>(trace_file, "cpu");
         for (const auto& w : accel.windows()) recorder->add_window(w.base, w.size, w.name);
+        if (riscv) {
+            // The RISC-V core drives the accelerator, and feeds the fast FIFO (replayable on a CPU-less board).
+            recorder->add_initiator("riscv");
+            recorder->add_window(cfg.soc.fast_fifo.base, cfg.soc.fast_fifo.size, "fast_fifo");
+            recorder->add_flow_control(cfg.soc.fast_fifo.base + FastFifo::kStatus, FastFifo::kStatusFull);
+        }
         platform.bus().add_observer(recorder.get());
         auto to_cpu = accel.on_irq;
         TraceRecorder* rec = recorder.get();
@@ -146,7 +155,10 @@ int run_command(const RunOptions& opts) {
     }
 
     FirmwarePhases phases;
-    phases.attach(cpu);
+    if (riscv)
+        phases.attach(*riscv);
+    else
+        phases.attach(cpu);
 
     RunConsole console(opts.quiet_console ? nullptr : stdout);
     std::optional<int> exit_code;
@@ -155,15 +167,18 @@ int run_command(const RunOptions& opts) {
         // Generated fail() spins forever after printing: stop at the verdict.
         if (console.put(c) == Verdict::kFail) {
             cpu.halt();
+            if (riscv) riscv->halt();
             sc_core::sc_stop();
         }
     };
     sim.on_exit = [&](int code) {
         exit_code = code;
         cpu.halt();
+        if (riscv) riscv->halt();
         sc_core::sc_stop();
     };
     cpu.on_error = [](const std::string&) { sc_core::sc_stop(); };
+    if (riscv) riscv->on_error = [](const std::string&) { sc_core::sc_stop(); };
 
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     const sc_core::sc_time limit(opts.timeout_ms, sc_core::SC_MS);
@@ -183,6 +198,9 @@ int run_command(const RunOptions& opts) {
     if (cpu.error()) {
         report.error = *cpu.error() + "; " + accelerator_ctl_summary(accel);
         rc = kRunSimError;
+    } else if (riscv && riscv->error()) {
+        report.error = "RISC-V core: " + *riscv->error() + "; " + accelerator_ctl_summary(accel);
+        rc = kRunSimError;
     } else if (console.verdict() == Verdict::kFail) {
         rc = kRunFail;
     } else if (exit_code) {
@@ -193,14 +211,25 @@ int run_command(const RunOptions& opts) {
         report.error =
             std::string(starved ? "the CPU sleeps and nothing is left to wake it"
                                 : "no verdict within " + std::to_string(opts.timeout_ms) + " ms of simulated time") +
-            ": PC " + hex32(cpu.pc()) + " (" + cpu.describe(cpu.pc()) + "); " + accelerator_ctl_summary(accel);
+            ": PC " + hex32(cpu.pc()) + " (" + cpu.describe(cpu.pc()) + ")" +
+            (riscv ? std::string(riscv->released()
+                                     ? ", RISC-V PC " + hex32(riscv->pc()) + " (" + riscv->describe(riscv->pc()) + ")"
+                                     : ", RISC-V core never released")
+                   : std::string()) +
+            "; " + accelerator_ctl_summary(accel);
         rc = kRunSimError;
     }
     if (report.error) std::fprintf(stderr, "ai8xsim run: %s\n", report.error->c_str());
     report.phases = phases.times(accel.busy_cycles(), accel.cnn_clock_hz());
-    if (!opts.quiet_console)
+    if (!opts.quiet_console && !riscv)
         std::printf("\n[ai8xsim] %llu CNN cycles; simulated time per phase: %s\n",
                     static_cast<unsigned long long>(accel.busy_cycles()), format_phases(report.phases).c_str());
+    if (!opts.quiet_console && riscv)
+        std::printf(
+            "\n[ai8xsim] %llu CNN cycles; instructions: cpu %llu, riscv %llu; "
+            "simulated time per phase (riscv): %s\n",
+            static_cast<unsigned long long>(accel.busy_cycles()), static_cast<unsigned long long>(cpu.instructions()),
+            static_cast<unsigned long long>(riscv->instructions()), format_phases(report.phases).c_str());
 
     if (!opts.dump_layers_dir.empty()) {
         try {
@@ -264,6 +293,10 @@ int run_command(const RunOptions& opts) {
         if (!ran.empty()) report.activity = collect_activity(accel.state(), ran);
         report.sim_time_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
         report.cpu_instructions = cpu.instructions();
+        if (riscv) {
+            report.riscv_instructions = riscv->instructions();
+            report.phases_core = "riscv";
+        }
         report.inference_wall_seconds = inference_timer.last_seconds();
         report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         try {

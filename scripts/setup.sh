@@ -11,6 +11,9 @@ packages=(
   libcli11-dev nlohmann-json3-dev libunicorn-dev
   # firmware toolchain for the generated cnn.c/main.c
   gcc-arm-none-eabi libnewlib-arm-none-eabi
+  # RISC-V core's firmware (--riscv folders: main_riscv.c + cnn.c); no C library
+  # package, the shim has the few functions generated code needs (docs/riscv.md)
+  gcc-riscv64-unknown-elf
   # renders `ai8xsim report` pages in the report test (headless screenshot)
   chromium
   # used by the scripts themselves

@@ -1,178 +1,57 @@
 // Cortex-M4 instruction-set simulator (Unicorn 2) as a SystemC/TLM initiator.
-//
-// Flash and SRAM are mapped straight into Unicorn through DMI pointers granted
-// by the memories on the bus (fast path). Every other address in the
-// peripheral and accelerator windows is an MMIO callback that issues a TLM
-// b_transport through `socket`, in program order, so the bus and the
-// accelerator see the firmware's accesses one by one. Executed instructions
-// are converted to CPU cycles and kept in step with SystemC time through a
-// tlm_quantumkeeper. Instructions are counted per translated block (one
-// Unicorn block hook, not a helper call per instruction), so time advances in
-// block steps: a bus access inside a block happens at the time of the block's
-// end. Each instruction costs cpu.timing.cycles_per_instruction,
-// each data access to flash or SRAM the region's configured wait states
-// (counted by Unicorn memory hooks, installed only when non-zero), each
-// accelerator or peripheral access whatever the TLM bus adds. The NVIC is modelled here (Unicorn has none): exception
-// entry/return follow the ARMv7-M architecture (8-word frame, EXC_RETURN).
+// The bus, memory, timing and call-observer machinery it shares with the
+// RISC-V core is UnicornCpu (firmware/host/unicorn_cpu.h); each instruction
+// costs cpu.timing.cycles_per_instruction clocks of clocks.cpu_hz. The NVIC is
+// modelled here (Unicorn has none): exception entry/return follow the ARMv7-M
+// architecture (8-word frame, EXC_RETURN).
 #pragma once
 
 #include <cstdint>
-#include <functional>
-#include <memory>
-#include <optional>
-#include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <systemc>
-#include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
-#include <unicorn/unicorn.h>
 
-#include "firmware/host/elf_image.h"
 #include "firmware/host/system_control_space.h"
+#include "firmware/host/unicorn_cpu.h"
 #include "tlm/device_config.h"
 
 namespace ai8x {
 
-class CortexM4 : public sc_core::sc_module {
+class CortexM4 : public UnicornCpu {
 public:
-    tlm_utils::simple_initiator_socket<CortexM4, 32> socket;
-
     CortexM4(sc_core::sc_module_name name, const DeviceConfig& cfg);
-    ~CortexM4() override;
 
-    // Reads the firmware; it is copied into flash/SRAM when simulation starts.
-    // Throws ElfError with a clear message.
-    void load_elf(const std::string& path);
     // External interrupt line `irqn` (NVIC numbering: vector entry irqn + 16).
     void set_irq(unsigned irqn, bool level);
 
     // Simulator services, called by the simulation-control device.
     void request_sleep();               // WFI: run SystemC time until an interrupt is pending
-    void halt();                        // stop executing for good (exit, verdict)
     void report_unhandled_exception();  // firmware's default handler was reached
 
-    // Called once when the CPU stops on an error (bus fault, unhandled
-    // exception, bad image): the message names PC, symbol and address.
-    std::function<void(const std::string& message)> on_error;
-
-    // Calls `done(entered, returned)` every time the function at `address`
-    // returns to its caller; both are this CPU's local time (SystemC time plus
-    // the quantum keeper's offset). Entry is seen by a Unicorn code hook limited
-    // to that one address, the return by comparing each block start with the saved LR.
-    // Register before the simulation starts.
-    using CallObserver = std::function<void(sc_core::sc_time entered, sc_core::sc_time returned)>;
-    void observe_calls(uint32_t address, CallObserver done);
-    // This CPU's notion of now: SystemC time plus the not yet synchronised local time.
-    sc_core::sc_time local_time() const;
-    const ElfImage* image() const { return image_ ? &*image_ : nullptr; }
-
-    uint64_t instructions() const { return instret_; }
-    uint32_t pc() const { return pc_; }
-    std::string describe(uint32_t address) const;  // symbol+offset when an image is loaded
-    bool halted() const { return halted_; }
-    const std::optional<std::string>& error() const { return error_; }
-
 private:
-    struct Mmio;  // one Unicorn MMIO window routed to TLM
     void run();
     void start_of_simulation() override;
-    void map_memories();
-    void map_bus_window(uint64_t base, uint64_t size);
-    void load_image();
+    void map_system_control_space();
     void reset();
     void execute_chunk();
-    void stop_with_error(const std::string& message);
+    uint32_t instruction_bytes(uint16_t halfword) const override;
+    int return_address_register() const override { return UC_ARM_REG_LR; }
 
     // Interrupts
     void sample_irq_lines();
     bool take_interrupt();
     void return_from_exception();
 
-    // Time and bus
-    void account_instructions();
-    // Local time at the moment the given instruction count was reached.
-    sc_core::sc_time local_time_at(uint64_t instret) const;
-    uint64_t bus_read(uint32_t address, unsigned size);
-    void bus_write(uint32_t address, unsigned size, uint64_t value);
-    bool bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data);
-
-    uint32_t read_word(uint32_t address);
-    void write_word(uint32_t address, uint32_t value);
-
-    // Unicorn callbacks (static trampolines)
-    static void hook_block(uc_struct*, uint64_t address, uint32_t size, void* self);
-    uint32_t block_instructions(uint32_t address, uint32_t bytes);
-    static void hook_call_entry(uc_struct*, uint64_t address, uint32_t size, void* watch);
-    static void hook_wait_states(uc_struct*, uc_mem_type, uint64_t, int, int64_t, void* hook);
-    void install_wait_state_hooks();
-    void install_call_hooks();
-    void call_returned();
-    static bool hook_unmapped(uc_struct*, uc_mem_type type, uint64_t address, int size, int64_t value, void* self);
-    static uint64_t mmio_read(uc_struct*, uint64_t offset, unsigned size, void* window);
-    static void mmio_write(uc_struct*, uint64_t offset, unsigned size, uint64_t value, void* window);
-
-    const DeviceConfig& cfg_;
-    uc_struct* uc_ = nullptr;
-    std::vector<std::unique_ptr<Mmio>> windows_;
-    std::optional<ElfImage> image_;
     SystemControlSpace scs_;
-    tlm_utils::tlm_quantumkeeper qk_;
-    tlm::tlm_generic_payload bus_payload_;  // reused by bus_transport()
-    sc_core::sc_time cycle_;
     sc_core::sc_event irq_event_;
-
-    // Functions observed with observe_calls, and the calls now in progress
-    // (innermost last) with the address each returns to.
-    struct CallWatch {
-        CortexM4* cpu;
-        uint32_t address;
-        CallObserver done;
-    };
-    struct OpenCall {
-        const CallWatch* watch;
-        uint32_t return_address;
-        sc_core::sc_time entered;
-    };
-    std::vector<std::unique_ptr<CallWatch>> call_watches_;
-    std::vector<OpenCall> open_calls_;
-    struct WaitStateHook {  // user data of one region's memory hook
-        CortexM4* cpu;
-        uint32_t cycles;  // wait states per access
-    };
-    std::vector<std::unique_ptr<WaitStateHook>> wait_state_hooks_;
-    bool stopping_ = false;      // hook_block asked Unicorn to stop before this block
-    uint32_t stop_address_ = 0;  // ... which starts here
-    // Thumb-2 instruction count of each translated block seen, keyed by
-    // address and byte size (a block at one address can be retranslated
-    // shorter). Firmware does not rewrite its code, so counts never go stale.
-    std::unordered_map<uint64_t, uint32_t> block_counts_;
-    uint32_t block_start_ = 0;  // address of the block now executing
-    uint64_t block_base_ = 0;   // instret_ before that block
-    uint32_t block_end_ = 0;    // its first address past the end
-
     std::vector<bool> irq_lines_;  // current level of each external line
     int active_irq_ = -1;          // exception being handled (no nesting), -1 = thread mode
-    // Instructions executed, counted a whole block at a time when the block
-    // starts. Condition-failed instructions of an IT block count too: the M4
-    // spends an issue cycle on them (a per-instruction Unicorn hook skipped them).
-    uint64_t instret_ = 0;
-    uint64_t accounted_ = 0;    // instructions already converted to local time
-    uint64_t wait_cycles_ = 0;  // flash/SRAM wait-state cycles not yet converted to local time
-    uint64_t chunk_end_ = 0;    // stop the current chunk after this many instructions
-    uint32_t pc_ = 0;           // start of the last block begun; between chunks, the next instruction
-    bool sleeping_ = false;
     // Set when an exception is taken, consumed by the next sleep request,
     // which then returns at once (like the WFE event register). Interrupts are
     // taken only between instruction blocks, so one can land between the
     // firmware's "done yet?" check and its sleep; without this the CPU would
     // sleep through the wake-up it was waiting for.
     bool wake_event_ = false;
-    bool halted_ = false;
-    std::optional<std::string> error_;
-    std::optional<uint64_t> unmapped_address_;
 };
 
 }  // namespace ai8x

@@ -1,4 +1,4 @@
-// A 32-bit little-endian ARM ELF executable read into memory: the bytes to
+// A 32-bit little-endian ELF executable (ARM or RISC-V) read into memory: the bytes to
 // load (program headers) and the function/object symbols, kept so that
 // messages can name the code at a PC ("cnn_start+0x1c").
 #pragma once
@@ -29,8 +29,9 @@ struct ElfSymbol {
 
 class ElfImage {
 public:
-    // Reads `path`; throws ElfError with the path and the reason.
-    static ElfImage load(const std::string& path);
+    // Reads `path`, an executable for `machine` (ELF e_machine: EM_ARM 40,
+    // EM_RISCV 243); throws ElfError with the path and the reason.
+    static ElfImage load(const std::string& path, uint16_t machine = 40);
 
     const std::string& path() const { return path_; }
     uint32_t entry() const { return entry_; }
@@ -50,6 +51,9 @@ private:
     uint32_t entry_ = 0;
     std::vector<ElfSegment> segments_;
     std::vector<ElfSymbol> symbols_;  // sorted by address
+    // Global symbols without a type (linker-script addresses such as
+    // __FlashStart_): found by name, never used to describe a PC.
+    std::vector<ElfSymbol> linker_symbols_;
 };
 
 std::string hex32(uint32_t value);

@@ -1,0 +1,106 @@
+// `ai8xsim run` on the generator's --riscv folders: the Arm boots, hands the
+// RISC-V core its boot address and releases it; the RISC-V core loads, starts
+// and checks the accelerator and signals the Arm through the semaphore block.
+// Every such vector of ../shared/vectors-max78000-options must pass, each in
+// its own process (one SystemC design per process). A recorded trace names the
+// core and replays on a CPU-less board.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "testbench/unit/test_support.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kOptions = fs::path(AI8XSIM_SHARED_DIR) / "vectors-max78000-options";
+
+struct Row {
+    std::string name, options;
+};
+
+// INDEX.md rows whose generator options (the last column) contain --riscv.
+std::vector<Row> riscv_rows() {
+    std::ifstream in(kOptions / "INDEX.md");
+    REQUIRE(in);
+    std::vector<Row> out;
+    for (std::string line; std::getline(in, line);) {
+        if (line.rfind("| ", 0) != 0) continue;
+        Row r{line.substr(2, line.find(' ', 2) - 2), line.substr(line.rfind('|', line.size() - 2))};
+        if (r.options.find("--riscv") != std::string::npos) out.push_back(r);
+    }
+    return out;
+}
+
+int run_ai8xsim(const std::string& args, const fs::path& out) {
+    const std::string cmd =
+        "SC_COPYRIGHT_MESSAGE=DISABLE '" + std::string(AI8XSIM_BINARY) + "' " + args + " >'" + out.string() + "' 2>&1";
+    const int status = std::system(cmd.c_str());
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string cache_arg() { return " --build-dir '" + std::string(AI8XSIM_BINARY) + ".fwcache'"; }
+
+}  // namespace
+
+TEST_CASE("run: every --riscv vector passes on the two cores", "[run][riscv][vectors]") {
+    const auto rows = riscv_rows();
+    REQUIRE(rows.size() >= 8);
+    const fs::path work = fs::temp_directory_path() / ("ai8xsim-riscv-" + std::to_string(getpid()));
+    fs::create_directories(work);
+    for (const Row& r : rows) {
+        INFO(r.name);
+        const fs::path json = work / (r.name + ".json"), out = work / (r.name + ".out");
+        const int rc =
+            run_ai8xsim("run '" + (kOptions / r.name).string() + "' --json '" + json.string() + "'" + cache_arg(), out);
+        const std::string console = ai8x::test::slurp(out);
+        INFO(console);
+        CHECK(rc == 0);
+        CHECK(console.find("*** PASS ***") != std::string::npos);  // printed by the RISC-V core
+        CHECK(console.find("instructions: cpu ") != std::string::npos);
+        std::ifstream in(json);
+        REQUIRE(in);
+        const auto j = nlohmann::json::parse(in);
+        CHECK(j["result"] == "pass");
+        CHECK(j["phases_core"] == "riscv");
+        CHECK(j["riscv_instructions"].get<uint64_t>() > j["cpu_instructions"].get<uint64_t>());
+        CHECK(j["cnn_cycles"].get<uint64_t>() >= j["estimate_total"].get<uint64_t>());
+        CHECK(j["dropped_words"] == 0);
+        CHECK_FALSE(j["phases"]["inference"].is_null());
+        if (r.options.find("--fast-fifo") != std::string::npos) {
+            // A 50 MHz core feeding word by word cannot keep up with the CNN clock.
+            CHECK(j["stall_cycles"].get<uint64_t>() > 0);
+            CHECK_FALSE(j["phases"]["input"].is_null());
+        }
+    }
+    fs::remove_all(work);
+}
+
+TEST_CASE("run: a dual-core trace names the RISC-V core and replays without CPUs", "[run][riscv][replay]") {
+    const fs::path work = fs::temp_directory_path() / ("ai8xsim-riscv-trace-" + std::to_string(getpid()));
+    fs::create_directories(work);
+    const fs::path trace = work / "rv.trace", out = work / "out";
+    REQUIRE(run_ai8xsim("run '" + (kOptions / "r-riscv-fastfifo-simple-4e2551").string() + "' --quiet --trace-out '" +
+                            trace.string() + "'" + cache_arg(),
+                        out) == 0);
+    const std::string text = ai8x::test::slurp(trace);
+    CHECK(text.find("# initiator riscv") != std::string::npos);
+    CHECK(text.find("# initiator cpu") == std::string::npos);  // the Arm never touches the accelerator
+    CHECK(text.find("# fast_fifo") != std::string::npos);
+    CHECK(text.find("0x400c0410") != std::string::npos);  // the fast FIFO's data register
+    const int replay_rc = run_ai8xsim("replay '" + trace.string() + "'", out);
+    INFO(ai8x::test::slurp(out));
+    CHECK(replay_rc == 0);
+    fs::remove_all(work);
+}
