@@ -104,3 +104,71 @@ TEST_CASE("run: a dual-core trace names the RISC-V core and replays without CPUs
     CHECK(replay_rc == 0);
     fs::remove_all(work);
 }
+
+namespace {
+
+// A dual-core folder written for the test: the Arm side does what generated
+// main.c does (boot address, semaphore clock, wake-up handler, release, sleep).
+fs::path dual_core_folder(const std::string& tag, const std::string& riscv_main) {
+    const fs::path dir = fs::temp_directory_path() / ("ai8xsim-rv-" + tag + "-" + std::to_string(getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "main.c") << R"(#include "mxc.h"
+#include "fcr_regs.h"
+#include "sema_regs.h"
+extern volatile void const *__FlashStart_;
+static void WakeISR(void) { MXC_SEMA->irq0 = MXC_F_SEMA_IRQ0_EN & ~MXC_F_SEMA_IRQ0_CM4_IRQ; }
+int main(void)
+{
+    MXC_FCR->urvbootaddr = (uint32_t) &__FlashStart_;
+    MXC_SYS_ClockEnable(MXC_SYS_PERIPH_CLOCK_SMPHR);
+    MXC_NVIC_SetVector(RISCV_IRQn, WakeISR);
+    MXC_SYS_ClockEnable(MXC_SYS_PERIPH_CLOCK_CPU1);
+    MXC_LP_EnterSleepMode();
+    return 0;
+}
+)";
+    std::ofstream(dir / "main_riscv.c") << riscv_main;
+    return dir;
+}
+
+}  // namespace
+
+TEST_CASE("run: the RISC-V core prints on the shared console and wakes the Arm through SEMA", "[run][riscv]") {
+    const fs::path dir = dual_core_folder("hello", R"(#include <stdio.h>
+#include "mxc.h"
+#include "sema_regs.h"
+int main(void)
+{
+    printf("hello from the RISC-V core, %d %s 0x%08x\n", -42, "ok", 0xbeefu);
+    MXC_SEMA->irq0 = MXC_F_SEMA_IRQ0_EN | MXC_F_SEMA_IRQ0_CM4_IRQ;
+    return 0;
+}
+)");
+    const fs::path out = dir / "out";
+    const int rc = run_ai8xsim("run '" + dir.string() + "' --build-dir '" + (dir / "cache").string() + "'", out);
+    const std::string text = ai8x::test::slurp(out);
+    INFO(text);
+    CHECK(rc == 0);  // the Arm's main returned after the RISC-V core's wake-up interrupt
+    CHECK(text.find("hello from the RISC-V core, -42 ok 0x0000beef") != std::string::npos);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("run: an interrupt without a handler on the RISC-V core is a simulation error naming it", "[run][riscv]") {
+    const fs::path dir = dual_core_folder("unhandled", R"(#include "mxc.h"
+int main(void)
+{
+    NVIC_EnableIRQ(TMR0_IRQn);
+    MXC_INTR->irq0_set_pending = 1u << TMR0_IRQn;
+    for (;;) {
+    }
+}
+)");
+    const fs::path out = dir / "out";
+    const int rc = run_ai8xsim("run '" + dir.string() + "' --build-dir '" + (dir / "cache").string() + "'", out);
+    const std::string text = ai8x::test::slurp(out);
+    INFO(text);
+    CHECK(rc == 3);
+    CHECK(text.find("RISC-V core: unhandled interrupt") != std::string::npos);
+    CHECK(text.find("interrupt 8") != std::string::npos);  // TMR0_IRQn on the RISC-V core
+    fs::remove_all(dir);
+}
