@@ -4,11 +4,11 @@
 
 #include <spdlog/fmt/fmt.h>
 
-#include "firmware/host/cortex_m4.h"
+#include "firmware/host/unicorn_cpu.h"
 
 namespace ai8x {
 
-void FirmwarePhases::attach(CortexM4& cpu) {
+void FirmwarePhases::attach(UnicornCpu& cpu) {
     const ElfImage* image = cpu.image();
     if (!image) return;
     for (CpuPhase& phase : phases_)

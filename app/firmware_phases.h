@@ -21,13 +21,13 @@
 
 namespace ai8x {
 
-class CortexM4;
+class UnicornCpu;
 
 class FirmwarePhases {
 public:
     // Observes the generated functions present in the CPU's loaded image.
-    // Call after CortexM4::load_elf and before the simulation starts.
-    void attach(CortexM4& cpu);
+    // Call after load_elf and before the simulation starts (the core that runs cnn.c).
+    void attach(UnicornCpu& cpu);
 
     // Time of each phase, in the fixed order of RunReport::phases. The
     // inference is the accelerator's own time, cnn_cycles / cnn_clock_hz

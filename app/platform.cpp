@@ -1,5 +1,7 @@
 #include "app/platform.h"
 
+#include <spdlog/spdlog.h>
+
 namespace ai8x {
 
 Platform::Platform(const DeviceConfig& cfg)
@@ -33,6 +35,13 @@ Platform::Platform(const DeviceConfig& cfg)
         }
     };
     periph_.on_cnn_peripheral_clock = [this](bool running) { accel_.power().set_peripheral_clock(running); };
+    periph_.fast_fifo_access = [this](bool is_read, uint32_t offset, uint32_t& data) {
+        return is_read ? accel_.fast_fifo().read(offset, data) : accel_.fast_fifo().write(offset, data);
+    };
+    periph_.on_riscv_release = [](uint32_t boot) {
+        spdlog::warn("the firmware starts the RISC-V core at {}, but the folder has no RISC-V image (main_riscv.c)",
+                     hex32(boot));
+    };
 }
 
 CortexM4& Platform::add_cpu() {
@@ -49,6 +58,26 @@ CortexM4& Platform::add_cpu() {
     sim.on_sleep = [cpu] { cpu->request_sleep(); };
     sim.on_fault = [cpu] { cpu->report_unhandled_exception(); };
     return *cpu;
+}
+
+RiscvCore& Platform::add_riscv() {
+    if (!cpu_) throw std::logic_error("Platform::add_riscv: add the Cortex-M4 first");
+    if (riscv_) throw std::logic_error("Platform::add_riscv: the board has one RISC-V core");
+    riscv_ = std::make_unique<RiscvCore>("riscv", cfg_);
+    bind_initiator(riscv_->socket, "riscv");
+    RiscvCore* rv = riscv_.get();
+    CortexM4* cpu = cpu_.get();
+    // The CNN interrupt reaches both cores' controllers; each decides by its enables.
+    accel_.on_irq = [cpu, rv, arm_line = unsigned(kCnnIrq), rv_line = cfg_.riscv.cnn_irq](bool level) {
+        cpu->set_irq(arm_line, level);
+        rv->set_irq(rv_line, level);
+    };
+    periph_.on_riscv_release = [rv](uint32_t boot) { rv->release(boot); };
+    periph_.on_arm_irq_from_riscv = [cpu, line = cfg_.soc.arm_irq_from_riscv](bool level) {
+        cpu->set_irq(line, level);
+    };
+    periph_.sim_control().on_fault_rv = [rv] { rv->report_unhandled_exception(); };
+    return *rv;
 }
 
 void Platform::bind_initiator(tlm::tlm_initiator_socket<32>& s, const std::string& name) {

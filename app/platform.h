@@ -11,6 +11,7 @@
 #include <tlm>
 
 #include "firmware/host/cortex_m4.h"
+#include "firmware/host/riscv_core.h"
 #include "firmware/host/soc_peripherals.h"
 #include "model/accelerator.h"
 #include "tlm/ahb_bus.h"
@@ -35,6 +36,11 @@ public:
     // The CNN interrupt and the sleep/fault services are wired to it.
     CortexM4& add_cpu();
     CortexM4* cpu() { return cpu_.get(); }
+    // Creates the RISC-V core (call after add_cpu, before sc_start): held in
+    // reset until the Arm releases it; the CNN interrupt reaches it too, and
+    // its SEMA IRQ0 write interrupts the Arm (docs/riscv.md).
+    RiscvCore& add_riscv();
+    RiscvCore* riscv() { return riscv_.get(); }
 
     // Any other bus initiator (e.g. the trace player), named for bus messages.
     void bind_initiator(tlm::tlm_initiator_socket<32>& s, const std::string& name);
@@ -46,6 +52,7 @@ private:
     SocPeripherals periph_;
     Accelerator accel_;
     std::unique_ptr<CortexM4> cpu_;
+    std::unique_ptr<RiscvCore> riscv_;
     unsigned initiators_ = 0;
 };
 

@@ -116,6 +116,8 @@ int run_command(const RunOptions& opts) {
 
     Platform platform(cfg);
     CortexM4& cpu = platform.add_cpu();
+    // A dual-core folder (--riscv): the RISC-V core runs cnn.c and main_riscv.c.
+    RiscvCore* riscv = build.riscv_elf_path.empty() ? nullptr : &platform.add_riscv();
     Accelerator& accel = platform.accelerator();
     accel.set_capture_layers(!opts.dump_layers_dir.empty());
     // The firmware's cnn_disable() discards the data and bias memories; the
@@ -126,6 +128,7 @@ int run_command(const RunOptions& opts) {
     };
     try {
         cpu.load_elf(build.elf_path);
+        if (riscv) riscv->load_elf(build.riscv_elf_path);
         for (const auto& o : opts.overrides) accel.add_register_override(o.address, o.value);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
@@ -159,6 +162,12 @@ int run_command(const RunOptions& opts) {
         }
         recorder = std::make_unique<TraceRecorder>(trace_file, "cpu");
         for (const auto& w : accel.windows()) recorder->add_window(w.base, w.size, w.name);
+        if (riscv) {
+            // The RISC-V core drives the accelerator, and feeds the fast FIFO (replayable on a CPU-less board).
+            recorder->add_initiator("riscv");
+            recorder->add_window(cfg.soc.fast_fifo.base, cfg.soc.fast_fifo.size, "fast_fifo");
+            recorder->add_flow_control(cfg.soc.fast_fifo.base + FastFifo::kStatus, FastFifo::kStatusFull);
+        }
         platform.bus().add_observer(recorder.get());
         auto to_cpu = accel.on_irq;
         TraceRecorder* rec = recorder.get();
@@ -180,7 +189,10 @@ int run_command(const RunOptions& opts) {
     }
 
     FirmwarePhases phases;
-    phases.attach(cpu);
+    if (riscv)
+        phases.attach(*riscv);
+    else
+        phases.attach(cpu);
 
     MemoryChecker memory_checker;
     const bool checking_memory = opts.check_memory && memory_checker.attach(cpu);
@@ -188,11 +200,15 @@ int run_command(const RunOptions& opts) {
     // firmware that corrupts memory after its check (generated main() calls
     // cnn_unload between check_output and the PASS line) may crash before it
     // prints the verdict.
+    // In a dual-core folder the check is main_riscv.c's, on the RISC-V core.
     std::optional<bool> check_output_ok;
-    if (const auto check = cpu.image()->symbol("check_output"); check && !check->object)
-        cpu.observe_calls(check->address, [&check_output_ok, &cpu](sc_core::sc_time, sc_core::sc_time) {
-            check_output_ok = cpu.read_register(UC_ARM_REG_R0) == kGeneratedCnnOk;
-        });
+    for (UnicornCpu* core : {static_cast<UnicornCpu*>(&cpu), static_cast<UnicornCpu*>(riscv)}) {
+        if (!core || !core->image()) continue;
+        if (const auto check = core->image()->symbol("check_output"); check && !check->object)
+            core->observe_calls(check->address, [&check_output_ok, core](sc_core::sc_time, sc_core::sc_time) {
+                check_output_ok = core->return_value() == kGeneratedCnnOk;
+            });
+    }
 
     // --vcd / --timeline: the accelerator reports its events only to a recorder that exists.
     std::unique_ptr<WaveformRecorder> waves;
@@ -215,15 +231,18 @@ int run_command(const RunOptions& opts) {
         // Generated fail() spins forever after printing: stop at the verdict.
         if (console.put(c) == Verdict::kFail) {
             cpu.halt();
+            if (riscv) riscv->halt();
             sc_core::sc_stop();
         }
     };
     sim.on_exit = [&](int code) {
         exit_code = code;
         cpu.halt();
+        if (riscv) riscv->halt();
         sc_core::sc_stop();
     };
     cpu.on_error = [](const std::string&) { sc_core::sc_stop(); };
+    if (riscv) riscv->on_error = [](const std::string&) { sc_core::sc_stop(); };
 
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
     const sc_core::sc_time limit(opts.timeout_ms, sc_core::SC_MS);
@@ -249,6 +268,9 @@ int run_command(const RunOptions& opts) {
     if (cpu.error()) {
         report.error = *cpu.error() + "; " + accelerator_ctl_summary(accel);
         rc = kRunSimError;
+    } else if (riscv && riscv->error()) {
+        report.error = "RISC-V core: " + *riscv->error() + "; " + accelerator_ctl_summary(accel);
+        rc = kRunSimError;
     } else if (console.verdict() == Verdict::kFail) {
         rc = kRunFail;
     } else if (gdb_stub && gdb_stub->killed()) {
@@ -262,7 +284,12 @@ int run_command(const RunOptions& opts) {
         report.error =
             std::string(starved ? "the CPU sleeps and nothing is left to wake it"
                                 : "no verdict within " + std::to_string(opts.timeout_ms) + " ms of simulated time") +
-            ": PC " + hex32(cpu.pc()) + " (" + cpu.describe(cpu.pc()) + "); " + accelerator_ctl_summary(accel);
+            ": PC " + hex32(cpu.pc()) + " (" + cpu.describe(cpu.pc()) + ")" +
+            (riscv ? std::string(riscv->released()
+                                     ? ", RISC-V PC " + hex32(riscv->pc()) + " (" + riscv->describe(riscv->pc()) + ")"
+                                     : ", RISC-V core never released")
+                   : std::string()) +
+            "; " + accelerator_ctl_summary(accel);
         rc = kRunSimError;
     }
     const std::vector<MemoryFault>& memory_faults = memory_checker.faults();
@@ -289,9 +316,15 @@ int run_command(const RunOptions& opts) {
                                                f.summary()});
     }
     report.phases = phases.times(accel.busy_cycles(), accel.cnn_clock_hz());
-    if (!opts.quiet_console)
+    if (!opts.quiet_console && !riscv)
         std::printf("\n[ai8xsim] %llu CNN cycles; simulated time per phase: %s\n",
                     static_cast<unsigned long long>(accel.busy_cycles()), format_phases(report.phases).c_str());
+    if (!opts.quiet_console && riscv)
+        std::printf(
+            "\n[ai8xsim] %llu CNN cycles; instructions: cpu %llu, riscv %llu; "
+            "simulated time per phase (riscv): %s\n",
+            static_cast<unsigned long long>(accel.busy_cycles()), static_cast<unsigned long long>(cpu.instructions()),
+            static_cast<unsigned long long>(riscv->instructions()), format_phases(report.phases).c_str());
 
     if (!opts.dump_layers_dir.empty()) {
         try {
@@ -377,6 +410,10 @@ int run_command(const RunOptions& opts) {
         if (!ran.empty()) report.activity = collect_activity(accel.state(), ran);
         report.sim_time_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
         report.cpu_instructions = cpu.instructions();
+        if (riscv) {
+            report.riscv_instructions = riscv->instructions();
+            report.phases_core = "riscv";
+        }
         report.inference_wall_seconds = inference_timer.last_seconds();
         report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         try {

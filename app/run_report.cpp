@@ -103,6 +103,8 @@ void write_run_report(const RunReport& r, const std::string& path) {
     j["inference_wall_seconds"] =
         r.inference_wall_seconds ? nlohmann::json(*r.inference_wall_seconds) : nlohmann::json(nullptr);
     j["cpu_instructions"] = r.cpu_instructions;
+    j["riscv_instructions"] = r.riscv_instructions ? nlohmann::json(*r.riscv_instructions) : nlohmann::json(nullptr);
+    j["phases_core"] = r.phases_core;
     j["wall_seconds"] = r.wall_seconds;
     j["error"] = r.error ? nlohmann::json(*r.error) : nlohmann::json(nullptr);
 

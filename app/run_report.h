@@ -98,6 +98,10 @@ struct RunReport {
     double sim_time_us = 0;
     std::optional<double> inference_wall_seconds;  // host seconds from CNN start to its interrupt
     uint64_t cpu_instructions = 0;
+    // Dual-core runs (--riscv firmware): the RISC-V core's instruction count;
+    // `phases` are then the RISC-V core's (it runs cnn.c). Absent otherwise.
+    std::optional<uint64_t> riscv_instructions;
+    std::string phases_core = "cpu";  // core whose calls the phases time
     double wall_seconds = 0;
     std::optional<std::string> error;
 };

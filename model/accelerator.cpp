@@ -40,6 +40,7 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
 
     fifo_ = std::make_unique<InputFifoBlock>("fifo", state_);
     add_region(fifo_->register_bank(), cfg_.fifo_regs.size);
+    fast_fifo_ = std::make_unique<FastFifo>(state_, *fifo_);
     stream_ = std::make_unique<StreamController>("stream", cfg_.timing, *fifo_);
 
     aon_ = std::make_unique<RegisterBank>(std::string(this->name()) + ".aon", cfg_.aon_regs.base);

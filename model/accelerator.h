@@ -28,6 +28,7 @@
 #include "model/activity_observer.h"
 #include "model/registers/register_fields.h"
 #include "model/engine/layer_engine.h"
+#include "model/fifo/fast_fifo.h"
 #include "model/fifo/fifo_block.h"
 #include "model/hierarchy/quadrant.h"
 #include "model/power/power_control.h"
@@ -62,6 +63,7 @@ public:
     Quadrant& quadrant(uint32_t q) { return *quadrants_.at(q); }
     uint32_t quadrant_count() const { return static_cast<uint32_t>(quadrants_.size()); }
     InputFifoBlock& fifo_block() { return *fifo_; }
+    FastFifo& fast_fifo() { return *fast_fifo_; }
     // Reset, power and clock state of the quadrants (docs/power-and-reset.md).
     PowerControl& power() { return *power_; }
 
@@ -94,8 +96,9 @@ public:
 
     // Words queued in input FIFO `fifo`, oldest first (the accelerator removes them as it consumes them).
     std::vector<uint32_t> fifo_words(unsigned fifo) const { return fifo_->queues().contents(fifo); }
-    // Words lost to full or disabled FIFOs since construction (docs/fifo.md §5).
-    uint64_t fifo_dropped_words() const { return fifo_->queues().dropped_total(); }
+    // Words lost to full or disabled FIFOs since construction (docs/fifo.md §5),
+    // the fast FIFO's included (model/fifo/fast_fifo.h).
+    uint64_t fifo_dropped_words() const { return fifo_->queues().dropped_total() + fast_fifo_->dropped_words(); }
 
 private:
     struct Region {
@@ -128,6 +131,7 @@ private:
     AcceleratorState state_;
     std::vector<std::unique_ptr<Quadrant>> quadrants_;
     std::unique_ptr<InputFifoBlock> fifo_;
+    std::unique_ptr<FastFifo> fast_fifo_;
     std::unique_ptr<StreamController> stream_;
     std::unique_ptr<RegisterBank> aon_;
     std::unique_ptr<PowerControl> power_;

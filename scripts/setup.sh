@@ -13,6 +13,9 @@ packages=(
   gcc-arm-none-eabi libnewlib-arm-none-eabi
   # `ai8xsim run --gdb` session test (docs/debugging.md)
   gdb-multiarch
+  # RISC-V core's firmware (--riscv folders: main_riscv.c + cnn.c); no C library
+  # package, the shim has the few functions generated code needs (docs/riscv.md)
+  gcc-riscv64-unknown-elf
   # renders `ai8xsim report` pages in the report test (headless screenshot)
   chromium
   # used by the scripts themselves

@@ -4,13 +4,16 @@
 #   2. a second build with AddressSanitizer + UndefinedBehaviorSanitizer and
 #      the unit tests again under it;
 #   3. the conformance runner over all golden vectors with the Release build,
-#      and over a small sample with the sanitizer build.
+#      over the generator-options vectors (../shared/vectors-max78000-options,
+#      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS), and
+#      over a small sample with the sanitizer build.
 # Every step runs even if an earlier one failed; the exit code is non-zero if
 # any failed. Usage: scripts/test.sh [VECTORS_DIR]   (or AI8XSIM_VECTORS=...)
 set -uo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 vectors="${1:-${AI8XSIM_VECTORS:-$repo/../shared/vectors}}"
+options_vectors="${AI8XSIM_OPTIONS_VECTORS:-$repo/../shared/vectors-max78000-options}"
 release="$repo/build/release"
 sanitize="$repo/build/sanitize"
 jobs="$(nproc)"
@@ -59,6 +62,11 @@ conformance_release() {  # keeps its output so the summary can end with its coun
     --expected-failures "$expected" | tee "$release/conformance.txt"
 }
 
+conformance_options() {
+  "$release/ai8xsim-conformance" "$options_vectors" -j2 --timeout 300 --budget 30 \
+    | tee "$release/conformance-options.txt"
+}
+
 "$repo/scripts/setup.sh" || { echo "setup failed: packages are missing"; exit 1; }
 step "release build" build "$release" -DCMAKE_BUILD_TYPE=Release
 step "unit tests (release)" unit_tests "$release"
@@ -71,6 +79,7 @@ step "unit tests (ASan+UBSan)" unit_tests "$sanitize" -E "every golden vector bu
 # --budget bounds the whole run: vectors not started in time count as failed.
 expected="$repo/testbench/conformance/expected_failures.txt"
 step "conformance (release, all vectors)" conformance_release
+step "conformance (release, generator-options vectors)" conformance_options
 
 step "conformance (ASan+UBSan, sample)" \
   "$sanitize/ai8xsim-conformance" "$vectors" -j2 --timeout 900 --budget 15 --filter "$sanitizer_sample" \
@@ -80,6 +89,9 @@ echo
 echo "=== summary"
 printf '%s\n' "${results[@]}"
 # Last line: the golden-vector count of the release conformance run.
+if [ -f "$release/conformance-options.txt" ]; then
+  echo "conformance (options): $(tail -n 1 "$release/conformance-options.txt")"
+fi
 if [ -f "$release/conformance.txt" ]; then
   grep '^timing: ' "$release/conformance.txt"
   echo "conformance: $(tail -n 1 "$release/conformance.txt")"

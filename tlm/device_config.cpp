@@ -157,6 +157,42 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     c.cpu_timing.exception_entry_cycles = r.u32(ct, "cpu.timing", "exception_entry_cycles");
     c.cpu_timing.exception_return_cycles = r.u32(ct, "cpu.timing", "exception_return_cycles");
 
+    const auto block = [&r](const YAML::Node& parent, const std::string& path, const std::string& name) {
+        const YAML::Node n = r.need(parent, path, name);
+        RegisterBlockGeometry g;
+        g.base = r.u64(n, path + "." + name, "base");
+        g.size = r.positive(n, path + "." + name, "size");
+        return g;
+    };
+    const YAML::Node soc = r.need(root, "", "soc");
+    c.soc.fcr = block(soc, "soc", "fcr");
+    c.soc.pwrseq = block(soc, "soc", "pwrseq");
+    c.soc.sema = block(soc, "soc", "sema");
+    c.soc.fast_fifo = block(soc, "soc", "fast_fifo");
+    c.soc.riscv_clock_bit = r.u32(soc, "soc", "riscv_clock_bit");
+    if (c.soc.riscv_clock_bit > 31) r.fail("soc.riscv_clock_bit", "must be a bit of a 32-bit register", &soc);
+    c.soc.arm_irq_from_riscv = r.u32(soc, "soc", "arm_irq_from_riscv");
+
+    const YAML::Node rv = r.need(root, "", "riscv");
+    c.riscv.hz = r.hz(rv, "riscv", "hz");
+    c.riscv.march = r.str(rv, "riscv", "march");
+    c.riscv.mabi = r.str(rv, "riscv", "mabi");
+    c.riscv.libgcc_march = r.str(rv, "riscv", "libgcc_march");
+    c.riscv.flash_max = r.positive(rv, "riscv", "flash_max");
+    c.riscv.arm_sram_size = r.positive(rv, "riscv", "arm_sram_size");
+    {
+        const RegisterBlockGeometry s = block(rv, "riscv", "sram");
+        c.riscv.sram = CpuRegion{"riscv_sram", s.base, s.size, true};
+    }
+    c.riscv.intc = block(rv, "riscv", "intc");
+    c.riscv.cnn_irq = r.u32(rv, "riscv", "cnn_irq");
+    c.riscv.irq_count = static_cast<uint32_t>(r.positive(rv, "riscv", "irq_count"));
+    if (c.riscv.cnn_irq >= c.riscv.irq_count) r.fail("riscv.cnn_irq", "must be below riscv.irq_count", &rv);
+    const YAML::Node rvt = r.need(rv, "riscv", "timing");
+    c.riscv.cycles_per_instruction = static_cast<uint32_t>(r.positive(rvt, "riscv.timing", "cycles_per_instruction"));
+    c.riscv.interrupt_entry_cycles = r.u32(rvt, "riscv.timing", "interrupt_entry_cycles");
+    c.riscv.interrupt_return_cycles = r.u32(rvt, "riscv.timing", "interrupt_return_cycles");
+
     const YAML::Node clk = r.need(root, "", "clocks");
     c.clocks.cpu_hz = r.hz(clk, "clocks", "cpu_hz");
     c.clocks.pclk_hz = r.hz(clk, "clocks", "pclk_hz");

@@ -84,6 +84,29 @@ struct AccelTiming {
     bool passthrough_pool_double_pass = false;  // pooled passthrough with several output passes reads 2n-1 passes
 };
 
+// The RISC-V core of a dual-core image (configs: riscv; docs/riscv.md).
+struct RiscvConfig {
+    double hz = 50e6;
+    std::string march = "rv32imc", mabi = "ilp32";
+    std::string libgcc_march = "rv32im";  // multilib of the toolchain whose libgcc the core can run
+    uint64_t flash_max = 0;               // largest RISC-V image in flash
+    CpuRegion sram;                       // its data memory, a part of the shared SRAM
+    uint64_t arm_sram_size = 0;           // the Arm core's share of SRAM (from the SRAM base) when both run
+    RegisterBlockGeometry intc;           // core-local interrupt/event/sleep controller
+    uint32_t cnn_irq = 0;                 // CNN interrupt number on this core
+    uint32_t irq_count = 0;
+    uint32_t cycles_per_instruction = 1;
+    uint32_t interrupt_entry_cycles = 0;
+    uint32_t interrupt_return_cycles = 0;
+};
+
+// SoC blocks of the dual-core start-up and the fast FIFO (configs: soc).
+struct SocConfig {
+    RegisterBlockGeometry fcr, pwrseq, sema, fast_fifo;
+    uint32_t riscv_clock_bit = 31;    // GCR PCLKDIS1 bit whose clearing releases the RISC-V core
+    uint32_t arm_irq_from_riscv = 0;  // Cortex-M4 interrupt raised by SEMA IRQ0.CM4_IRQ
+};
+
 struct DeviceConfig {
     std::string name;         // "MAX78000"
     std::string source_path;  // file it was loaded from (for messages)
@@ -122,6 +145,8 @@ struct DeviceConfig {
     uint64_t peripheral_size = 0;
 
     CpuTiming cpu_timing;  // configs: cpu.timing
+    SocConfig soc;         // configs: soc
+    RiscvConfig riscv;     // configs: riscv
 
     ClockConfig clocks;
     BusTiming bus;

@@ -1,5 +1,6 @@
 #include "tlm/trace_recorder.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -17,6 +18,13 @@ void TraceRecorder::add_window(uint64_t base, uint64_t size, std::string name) {
     windows_.push_back({base, size, std::move(name)});
     named_ = nullptr;  // pointers into windows_ may have moved
 }
+
+void TraceRecorder::add_initiator(std::string initiator) {
+    emit("# also recorded: bus initiator '" + initiator + "'");
+    more_initiators_.push_back(std::move(initiator));
+}
+
+void TraceRecorder::add_flow_control(uint64_t address, uint32_t mask) { flow_control_.emplace_back(address, mask); }
 
 void TraceRecorder::set_timeout_policy(unsigned factor, const sc_core::sc_time& floor) {
     timeout_factor_ = factor;
@@ -47,9 +55,17 @@ uint64_t TraceRecorder::timeout_ps(const sc_core::sc_time& elapsed) const {
 void TraceRecorder::emit(const std::string& line) { out_ << line << '\n'; }
 
 void TraceRecorder::on_transaction(const BusEvent& ev) {
-    if (ev.initiator != initiator_) return;
+    if (ev.initiator != initiator_ &&
+        std::find(more_initiators_.begin(), more_initiators_.end(), ev.initiator) == more_initiators_.end())
+        return;
     const Window* window = window_of(ev.address);
     if (!window && !windows_.empty()) return;
+    if (!more_initiators_.empty() && ev.initiator != last_initiator_) {
+        flush();
+        emit("# initiator " + ev.initiator);
+        last_initiator_ = ev.initiator;
+        named_ = nullptr;  // name the window again under the new initiator
+    }
     const bool is_read = ev.command == tlm::TLM_READ_COMMAND;
     if (is_read && run_ && run_->address == ev.address && run_->size == ev.length &&
         ev.status == tlm::TLM_OK_RESPONSE) {
@@ -103,6 +119,12 @@ void TraceRecorder::flush() {
     cmd.size = run_->size;
     cmd.value = run_->last_value;
     cmd.mask = run_->size == 4 ? 0xffffffffu : (1u << (run_->size * 8)) - 1;
+    for (const auto& [address, mask] : flow_control_)
+        if (address == run_->address) {
+            cmd.op = TraceOp::Poll;
+            cmd.mask = mask;
+            cmd.value = run_->last_value & mask;
+        }
     const bool ordered = run_->last_time >= run_->first_time;  // initiators may annotate time loosely
     cmd.timeout_ps = timeout_ps(ordered ? run_->last_time - run_->first_time : sc_core::SC_ZERO_TIME);
     emit(format_trace_command(cmd));

@@ -32,6 +32,17 @@ public:
     // stretch of accesses to it, so a trace reads like the module tree.
     void add_window(uint64_t base, uint64_t size, std::string name = "");
 
+    // Records the transactions of one more initiator (the RISC-V core of a
+    // dual-core run). With several, a "# initiator NAME" comment comes before
+    // the first line of every stretch of one initiator's accesses.
+    void add_initiator(std::string initiator);
+
+    // A status register firmware reads to wait for room (the fast FIFO's SR):
+    // every read of it becomes a poll for the bits in `mask` as last seen, so a
+    // replay that runs faster than the recorded feeder waits as the firmware
+    // did instead of overrunning the FIFO.
+    void add_flow_control(uint64_t address, uint32_t mask);
+
     // Timeout written for a poll or wait_irq that took `elapsed` in the
     // recorded run: factor * elapsed + floor (defaults 4 and 1 ms).
     void set_timeout_policy(unsigned factor, const sc_core::sc_time& floor);
@@ -67,6 +78,9 @@ private:
 
     std::ostream& out_;
     std::string initiator_;
+    std::vector<std::string> more_initiators_;
+    std::vector<std::pair<uint64_t, uint32_t>> flow_control_;  // (address, mask)
+    std::string last_initiator_;  // initiator of the last recorded line (several initiators only)
     std::vector<Window> windows_;
     const Window* named_ = nullptr;  // window the last "# name" comment announced
     unsigned timeout_factor_ = 4;

@@ -1,5 +1,6 @@
 // The debugger's view of the CPU (cortex_m4.h, "Debugger"): stops at
-// instruction boundaries, registers, memory, breakpoints and watchpoints.
+// instruction boundaries, registers, breakpoints and watchpoints (memory
+// access is UnicornCpu's debug_read/debug_write).
 //
 // Breakpoints are Unicorn code hooks limited to their one address, watchpoints
 // on flash/SRAM are Unicorn memory hooks limited to their range, and
@@ -29,10 +30,6 @@ constexpr int kPcNumber = 15;
 constexpr int kXpsrNumber = 16;
 constexpr uint32_t kIpsrMask = 0x1FF;
 constexpr uint32_t kFirstExternalException = 16;
-
-void check(uc_err err, const std::string& what) {
-    if (err != UC_ERR_OK) throw std::runtime_error(what + ": " + uc_strerror(err));
-}
 
 bool overlaps(uint32_t a, uint32_t a_size, uint32_t b, uint32_t b_size) {
     return uint64_t(a) < uint64_t(b) + b_size && uint64_t(b) < uint64_t(a) + a_size;
@@ -74,8 +71,8 @@ void CortexM4::detach_debugger() {
 // count would flush all translated code on every return to normal running.)
 void CortexM4::begin_step() {
     step_instructions_ = 0;
-    check(uc_hook_add(uc_, &step_hook_, UC_HOOK_CODE, reinterpret_cast<void*>(&CortexM4::hook_step), this, 1, 0),
-          "single-step hook");
+    check_uc(uc_hook_add(uc_, &step_hook_, UC_HOOK_CODE, reinterpret_cast<void*>(&CortexM4::hook_step), this, 1, 0),
+             "single-step hook");
     drop_translations();
 }
 
@@ -89,7 +86,7 @@ void CortexM4::end_step() {
 void CortexM4::hook_step(uc_struct* uc, uint64_t address, uint32_t, void* self) {
     auto* cpu = static_cast<CortexM4*>(self);
     if (cpu->stopping_ || cpu->halted_ || ++cpu->step_instructions_ < 2) return;
-    cpu->debug_stop_inside_block(uint32_t(address));
+    cpu->stop_inside_block(uint32_t(address));
     uc_emu_stop(uc);
 }
 
@@ -113,61 +110,13 @@ void CortexM4::set_debug_register(int n, uint32_t value) {
     if (n >= 0 && n < kDebugRegisters) uc_reg_write(uc_, kDebugRegs[n], &value);
 }
 
-// ---------------------------------------------------------------- memory
-
-bool CortexM4::in_cpu_memory(uint32_t address, uint32_t size) const {
-    for (const auto& r : cfg_.cpu_regions)
-        if (address >= r.base && uint64_t(address) + size <= r.base + r.size) return true;
-    return false;
-}
-
-bool CortexM4::debug_bus(tlm::tlm_command cmd, uint32_t address, uint8_t* data, uint32_t size) {
-    // Whole aligned words as words (registers want 32-bit accesses), the rest byte by byte.
-    for (uint32_t done = 0; done < size;) {
-        const uint32_t at = address + done;
-        const uint32_t n = (at % 4 == 0 && size - done >= 4) ? 4 : 1;
-        tlm::tlm_generic_payload trans;
-        trans.set_command(cmd);
-        trans.set_address(at);
-        trans.set_data_ptr(data + done);
-        trans.set_data_length(n);
-        trans.set_streaming_width(n);
-        if (socket->transport_dbg(trans) != n) return false;
-        done += n;
-    }
-    return true;
-}
-
-bool CortexM4::debug_read(uint32_t address, uint8_t* data, uint32_t size) {
-    if (in_cpu_memory(address, size)) return uc_mem_read(uc_, address, data, size) == UC_ERR_OK;
-    return debug_bus(tlm::TLM_READ_COMMAND, address, data, size);
-}
-
-bool CortexM4::debug_write(uint32_t address, const uint8_t* data, uint32_t size) {
-    if (in_cpu_memory(address, size)) {
-        // Like a programmer, the debugger may write flash.
-        if (uc_mem_write(uc_, address, data, size) != UC_ERR_OK) return false;
-        uc_ctl_remove_cache(uc_, address, uint64_t(address) + size);  // the code may have changed
-        return true;
-    }
-    std::vector<uint8_t> copy(data, data + size);
-    return debug_bus(tlm::TLM_WRITE_COMMAND, address, copy.data(), size);
-}
-
 // ---------------------------------------------------------------- breakpoints
-
-void CortexM4::drop_translations() {
-    // Unicorn may decide while translating whether an instruction calls a
-    // hook, so code translated before a hook came or went must be translated
-    // again. (Unicorn's flush of everything takes seconds; this takes little.)
-    for (const auto& r : cfg_.cpu_regions) uc_ctl_remove_cache(uc_, r.base, r.base + r.size);
-}
 
 void CortexM4::add_breakpoint(uint32_t address) {
     address &= ~1u;
     if (breakpoints_.count(address)) return;
     uc_hook h;
-    check(
+    check_uc(
         uc_hook_add(uc_, &h, UC_HOOK_CODE, reinterpret_cast<void*>(&CortexM4::hook_breakpoint), this, address, address),
         "breakpoint at " + hex32(address));
     breakpoints_[address] = h;
@@ -195,23 +144,8 @@ void CortexM4::hook_breakpoint(uc_struct* uc, uint64_t address, uint32_t, void* 
         return;
     }
     cpu->debug_stop_ = DebugStop{DebugStop::kBreakpoint};
-    cpu->debug_stop_inside_block(uint32_t(address));
+    cpu->stop_inside_block(uint32_t(address));
     uc_emu_stop(uc);
-}
-
-void CortexM4::debug_stop_inside_block(uint32_t address) {
-    stopping_ = true;
-    stop_address_ = address;
-    // The block hook counted the whole block; only the instructions before
-    // `address` ran. (Time already charged for the rest, at a bus access
-    // earlier in the block, is not taken back.)
-    if (address >= block_start_ && address < block_end_)
-        instret_ = block_base_ + block_instructions(block_start_, address - block_start_);
-    accounted_ = std::min(accounted_, instret_);
-    // The entry hook of an observed function (observe_calls) at this address
-    // ran before this stop (hooks run in the order added); the instruction
-    // runs, and is seen, again when the CPU resumes.
-    if (!open_calls_.empty() && open_calls_.back().watch->address == address) open_calls_.pop_back();
 }
 
 // ---------------------------------------------------------------- watchpoints
@@ -225,9 +159,9 @@ void CortexM4::add_watchpoint(uint32_t address, uint32_t size, WatchKind kind) {
         const int types = kind == WatchKind::kWrite  ? UC_HOOK_MEM_WRITE
                           : kind == WatchKind::kRead ? UC_HOOK_MEM_READ
                                                      : (UC_HOOK_MEM_READ | UC_HOOK_MEM_WRITE);
-        check(uc_hook_add(uc_, &w->hook, types, reinterpret_cast<void*>(&CortexM4::hook_watch), w.get(), address,
-                          uint64_t(address) + size - 1),
-              "watchpoint at " + hex32(address));
+        check_uc(uc_hook_add(uc_, &w->hook, types, reinterpret_cast<void*>(&CortexM4::hook_watch), w.get(), address,
+                             uint64_t(address) + size - 1),
+                 "watchpoint at " + hex32(address));
         drop_translations();
     }
     watches_.push_back(std::move(w));
@@ -252,7 +186,7 @@ void CortexM4::hook_watch(uc_struct*, uc_mem_type, uint64_t, int, int64_t, void*
     w->cpu->note_watch_hit(*w);
 }
 
-void CortexM4::check_bus_watchpoints(tlm::tlm_command cmd, uint32_t address, unsigned size) {
+void CortexM4::bus_access_watched(tlm::tlm_command cmd, uint32_t address, unsigned size) {
     const WatchKind kind = cmd == tlm::TLM_WRITE_COMMAND ? WatchKind::kWrite : WatchKind::kRead;
     for (const auto& w : watches_)
         if (w->on_bus && (w->kind == kind || w->kind == WatchKind::kAccess) &&

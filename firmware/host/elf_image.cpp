@@ -31,7 +31,7 @@ T read_at(const std::vector<uint8_t>& file, uint64_t offset, const std::string& 
 
 }  // namespace
 
-ElfImage ElfImage::load(const std::string& path) {
+ElfImage ElfImage::load(const std::string& path, uint16_t machine) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw ElfError(path + ": cannot open firmware image");
     std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -40,8 +40,9 @@ ElfImage ElfImage::load(const std::string& path) {
     if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) throw ElfError(path + ": not an ELF file");
     if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
         throw ElfError(path + ": not a 32-bit little-endian ELF file");
-    if (eh.e_machine != EM_ARM)
-        throw ElfError(path + ": not an ARM executable (e_machine " + std::to_string(eh.e_machine) + ")");
+    if (eh.e_machine != machine)
+        throw ElfError(path + ": not an " + std::string(machine == EM_ARM ? "ARM" : "RISC-V") +
+                       " executable (e_machine " + std::to_string(eh.e_machine) + ")");
     if (eh.e_type != ET_EXEC) throw ElfError(path + ": not an executable (e_type " + std::to_string(eh.e_type) + ")");
 
     ElfImage img;
@@ -91,14 +92,17 @@ ElfImage ElfImage::load(const std::string& path) {
         for (uint32_t off = 0; off + sizeof(Elf32_Sym) <= sh.sh_size; off += sizeof(Elf32_Sym)) {
             auto sym = read_at<Elf32_Sym>(file, uint64_t(sh.sh_offset) + off, path, "symbol");
             const int type = ELF32_ST_TYPE(sym.st_info);
-            const bool marker = type == STT_NOTYPE && ELF32_ST_BIND(sym.st_info) == STB_GLOBAL;
-            if (type != STT_FUNC && type != STT_OBJECT && !marker) continue;
+            // Linker-script addresses: global, untyped, defined (an undefined
+            // reference of the same kind names nothing).
+            const bool linker_symbol =
+                type == STT_NOTYPE && ELF32_ST_BIND(sym.st_info) == STB_GLOBAL && sym.st_shndx != SHN_UNDEF;
+            if (type != STT_FUNC && type != STT_OBJECT && !linker_symbol) continue;
             uint64_t name_at = uint64_t(strtab.sh_offset) + sym.st_name;
             if (name_at >= file.size()) continue;
             std::string name = string_at(name_at);
             if (name.empty()) continue;
-            if (marker)
-                img.markers_.push_back({sym.st_value, 0, name, false});
+            if (linker_symbol)
+                img.linker_symbols_.push_back({sym.st_value, 0, name, false});
             else
                 img.symbols_.push_back(
                     {type == STT_FUNC ? sym.st_value & ~1u : sym.st_value, sym.st_size, name, type == STT_OBJECT});
@@ -135,7 +139,7 @@ uint32_t ElfImage::symbol_address(const std::string& name) const {
 std::optional<uint32_t> ElfImage::find_symbol(const std::string& name) const {
     for (const auto& s : symbols_)
         if (s.name == name) return s.address;
-    for (const auto& s : markers_)
+    for (const auto& s : linker_symbols_)
         if (s.name == name) return s.address;
     return std::nullopt;
 }

@@ -1,4 +1,4 @@
-// A 32-bit little-endian ARM ELF executable read into memory: the bytes to
+// A 32-bit little-endian ELF executable (ARM or RISC-V) read into memory: the bytes to
 // load (program headers), the function/object symbols, kept so that
 // messages can name the code at a PC ("cnn_start+0x1c") and the variable at a
 // data address ("ml_data32+0x48"), the linker script's address markers
@@ -13,7 +13,7 @@
 
 namespace ai8x {
 
-// The file is missing, unreadable or not an ARM executable; what() names the file.
+// The file is missing, unreadable or not an executable for the expected machine; what() names the file.
 struct ElfError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
@@ -24,7 +24,7 @@ struct ElfSegment {
 };
 
 struct ElfSymbol {
-    uint32_t address = 0;  // Thumb bit cleared
+    uint32_t address = 0;  // of a function: Thumb bit cleared
     uint32_t size = 0;
     std::string name;
     bool object = false;  // STT_OBJECT (a variable); false: STT_FUNC
@@ -41,8 +41,9 @@ struct ElfSection {
 
 class ElfImage {
 public:
-    // Reads `path`; throws ElfError with the path and the reason.
-    static ElfImage load(const std::string& path);
+    // Reads `path`, an executable for `machine` (ELF e_machine: EM_ARM 40,
+    // EM_RISCV 243); throws ElfError with the path and the reason.
+    static ElfImage load(const std::string& path, uint16_t machine = 40);
 
     const std::string& path() const { return path_; }
     uint32_t entry() const { return entry_; }
@@ -74,7 +75,7 @@ private:
     // Global symbols without a type: addresses the linker script defines
     // (__bss_end, __heap_start, __stack_top...); found by find_symbol only, as
     // they name no code or variable.
-    std::vector<ElfSymbol> markers_;
+    std::vector<ElfSymbol> linker_symbols_;
     std::vector<ElfSection> sections_;
 };
 

@@ -22,6 +22,9 @@ struct BuildError : std::runtime_error {
 
 struct FirmwareBuild {
     std::string elf_path;
+    // RISC-V image of a dual-core folder (main_riscv.c present), else empty.
+    // It lies in flash at the Arm image's __FlashStart_ (docs/riscv.md).
+    std::string riscv_elf_path;
     uint64_t flash_size = 0;  // flash/SRAM sizes the image was linked for; larger than the
     uint64_t sram_size = 0;   // device description's when the sample data needs it
     bool memory_enlarged = false;
@@ -33,14 +36,21 @@ public:
     // `cache_root` empty = $XDG_CACHE_HOME/ai8xsim or ~/.cache/ai8xsim.
     FirmwareBuilder(const DeviceConfig& cfg, std::string cache_root = {});
 
-    // C sources of `dir` that belong to the Arm firmware (sorted; main_riscv.c excluded).
+    // C sources of `dir` that belong to the Arm firmware (sorted). In a
+    // dual-core folder (one with main_riscv.c) that is main.c alone: the
+    // RISC-V core runs everything else.
     static std::vector<std::string> firmware_sources(const std::string& dir);
+    // C sources of the RISC-V image (sorted; empty unless main_riscv.c exists).
+    static std::vector<std::string> riscv_sources(const std::string& dir);
     static std::string default_cache_root();
 
     // Throws BuildError (compiler output attached) or std::runtime_error (I/O).
     FirmwareBuild build(const std::string& dir);
 
 private:
+    // Links the RISC-V image for flash at `flash_base`; throws BuildError.
+    void build_riscv(const std::string& dir, uint64_t flash_base, const std::string& out_elf,
+                     const std::string& link_dir);
     const DeviceConfig& cfg_;
     std::string cache_root_;
 };

@@ -16,6 +16,7 @@ SimControl::SimControl()
                           {"LEDS", 0x18, 0, 0xFFFFFFFF},
                           {"FAULT", 0x1C, 0, 0x00000001},
                           {"ID", 0x20, kId, 0},
+                          {"FAULT_RV", 0x24, 0, 0x00000001},
                       }) {
     regs_.on_write("CONSOLE", [this](uint32_t v) {
         if (on_console) on_console(char(v));
@@ -29,6 +30,9 @@ SimControl::SimControl()
     });
     regs_.on_write("FAULT", [this](uint32_t) {
         if (on_fault) on_fault();
+    });
+    regs_.on_write("FAULT_RV", [this](uint32_t) {
+        if (on_fault_rv) on_fault_rv();
     });
     regs_.on_write("LEDS", [](uint32_t v) { spdlog::debug("SIMCTL: LEDs {:#x}", v); });
     // Reading the low word latches the high word, so a 64-bit time is consistent.

@@ -24,7 +24,8 @@ public:
     std::function<void(char)> on_console;
     std::function<void(int code)> on_exit;
     std::function<void()> on_sleep;
-    std::function<void()> on_fault;
+    std::function<void()> on_fault;     // FAULT: the Cortex-M4's default handler
+    std::function<void()> on_fault_rv;  // FAULT_RV: the RISC-V core's unhandled-interrupt handler
 
     // One bus access at `offset`; `delay` is the initiator's local time offset
     // and grows by the requested delay for DELAY_US.

@@ -66,9 +66,76 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
         });
     }
 
+    add_dual_core_blocks();
     add_gpio("GPIO0", kGpio0Base);
     add_gpio("GPIO1", kGpio1Base);
     add_gpio("GPIO2", kGpio2Base);
+}
+
+// FCR (RISC-V boot address), PWRSEQ (low-power wake-up enables) and SEMA
+// (semaphores and the inter-core interrupt registers), at soc.* of the device
+// description. What the start-up protocol does with them: docs/riscv.md.
+void SocPeripherals::add_dual_core_blocks() {
+    Block* gcr = blocks_.front().get();
+    gcr->regs.on_write("PCLKDIS1", [this](uint32_t v) {
+        if ((v >> cfg_.soc.riscv_clock_bit) & 1) return;  // RISC-V clock still gated: held in reset
+        const uint32_t boot = register_value("FCR", "URVBOOTADDR");
+        spdlog::debug("{}: RISC-V core clock enabled, boot address {}", this->name(), hex32(boot));
+        if (on_riscv_release) on_riscv_release(boot);
+    });
+    blocks_.push_back(std::make_unique<Block>(Block{cfg_.soc.fcr.base, cfg_.soc.fcr.size,
+                                                    RegisterFile("FCR", {
+                                                                            // name         offset reset writable
+                                                                            {"FCTRL0", 0x00, 0, 0xFFFFFFFF},
+                                                                            {"AUTOCAL0", 0x04, 0, 0xFFFFFFFF},
+                                                                            {"AUTOCAL1", 0x08, 0, 0xFFFFFFFF},
+                                                                            {"AUTOCAL2", 0x0C, 0, 0xFFFFFFFF},
+                                                                            {"URVBOOTADDR", 0x10, 0, 0xFFFFFFFF},
+                                                                            {"URVCTRL", 0x14, 0, 0xFFFFFFFF},
+                                                                        })}));
+    blocks_.push_back(std::make_unique<Block>(Block{cfg_.soc.pwrseq.base, cfg_.soc.pwrseq.size,
+                                                    RegisterFile("PWRSEQ", {
+                                                                               {"LPCN", 0x00, 0, 0xFFFFFFFF},
+                                                                               {"LPPWST", 0x30, 0, 0xFFFFFFFF},
+                                                                               {"LPPWEN", 0x34, 0, 0xFFFFFFFF},
+                                                                           })}));
+    blocks_.push_back(std::make_unique<Block>(Block{
+        cfg_.soc.sema.base, cfg_.soc.sema.size,
+        RegisterFile("SEMA", {
+                                 // name    offset reset writable
+                                 {"SEMA0", 0x00, 0, 0x1},
+                                 {"SEMA1", 0x04, 0, 0x1},
+                                 {"SEMA2", 0x08, 0, 0x1},
+                                 {"SEMA3", 0x0C, 0, 0x1},
+                                 {"SEMA4", 0x10, 0, 0x1},
+                                 {"SEMA5", 0x14, 0, 0x1},
+                                 {"SEMA6", 0x18, 0, 0x1},
+                                 {"SEMA7", 0x1C, 0, 0x1},
+                                 {"IRQ0", 0x40, 0, 0x00010001},  // EN bit 0, CM4_IRQ bit 16
+                                 {"MAIL0", 0x44, 0, 0xFFFFFFFF},
+                                 // EN bit 0, RV32_IRQ bit 16: stored (generated code never interrupts the RISC-V core)
+                                 {"IRQ1", 0x48, 0, 0x00010001},
+                                 {"MAIL1", 0x4C, 0, 0xFFFFFFFF},
+                                 {"STATUS", 0x100, 0, 0},
+                             })}));
+    RegisterFile& r = blocks_.back()->regs;
+    r.on_write("IRQ0", [this](uint32_t v) {
+        if (on_arm_irq_from_riscv) on_arm_irq_from_riscv((v & 1) && (v >> 16 & 1));
+    });
+    // A semaphore read is a test-and-set: it returns the prior state and takes it.
+    for (unsigned i = 0; i < 8; ++i) {
+        const std::string n = "SEMA" + std::to_string(i);
+        r.on_read(n, [&r, n, i] {
+            const uint32_t prior = r.value(n) & 1;
+            r.value(n) = 1;
+            r.value("STATUS") |= 1u << i;
+            return prior;
+        });
+        r.on_write(n, [&r, n, i](uint32_t v) {
+            if (!(v & 1)) r.value("STATUS") &= ~(1u << i);
+            r.value(n) = v & 1;
+        });
+    }
 }
 
 void SocPeripherals::add_gpio(const std::string& name, uint64_t base) {
@@ -138,6 +205,10 @@ void SocPeripherals::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_ti
     tlm::tlm_response_status status = tlm::TLM_ADDRESS_ERROR_RESPONSE;
     if (addr >= SimControl::kBase && addr + len <= SimControl::kBase + SimControl::kSize) {
         status = simctl_.access(trans.get_command(), uint32_t(addr - SimControl::kBase), len, data, delay);
+    } else if (addr >= cfg_.soc.fast_fifo.base && addr + len <= cfg_.soc.fast_fifo.base + cfg_.soc.fast_fifo.size) {
+        const bool ok = len == 4 && fast_fifo_access &&
+                        fast_fifo_access(trans.is_read(), uint32_t(addr - cfg_.soc.fast_fifo.base), data);
+        status = ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
     } else if (Block* b = decode(addr, len)) {
         uint32_t off = uint32_t(addr - b->base);
         bool ok = trans.is_read() ? b->regs.read(off, len, data) : b->regs.write(off, len, data);

@@ -36,6 +36,13 @@ public:
     std::function<void(unsigned reg, uint32_t value)> on_cnn_power;
     // GCR PCLKDIS0.CNN was written: true when the CNN peripheral clock runs.
     std::function<void(bool running)> on_cnn_peripheral_clock;
+    // GCR PCLKDIS1 bit soc.riscv_clock_bit was cleared: the RISC-V core may
+    // run from `boot_address` (FCR URVBOOTADDR at that moment).
+    std::function<void(uint32_t boot_address)> on_riscv_release;
+    // SEMA IRQ0 was written: the interrupt to the Cortex-M4 (EN and CM4_IRQ both set).
+    std::function<void(bool level)> on_arm_irq_from_riscv;
+    // The fast FIFO's APB block (soc.fast_fifo); without one its window answers errors.
+    std::function<bool(bool is_read, uint32_t offset, uint32_t& data)> fast_fifo_access;
 
     uint32_t register_value(const std::string& block, const std::string& reg);
 
@@ -48,6 +55,7 @@ private:
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
     Block* decode(uint64_t address, unsigned size);
     void add_gpio(const std::string& name, uint64_t base);
+    void add_dual_core_blocks();
 
     const DeviceConfig& cfg_;
     std::vector<std::unique_ptr<Block>> blocks_;

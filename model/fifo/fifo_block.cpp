@@ -46,6 +46,13 @@ void InputFifoBlock::on_ctl_write(uint32_t old_value) {
     update_status();
 }
 
+InputFifos::Push InputFifoBlock::push_word(uint32_t fifo, uint32_t word, bool enabled) {
+    const InputFifos::Push r = fifos_.push(fifo, word, enabled);
+    if (r == InputFifos::Push::Queued) push_event_.notify(sc_core::SC_ZERO_TIME);
+    update_status();
+    return r;
+}
+
 void InputFifoBlock::on_data_write(uint32_t fifo, uint32_t word) {
     // Only the warnings need the address: no description lookup on the per-word path.
     const auto address = [&] { return state_.cfg.fifo_regs.base + fifo_data_offset(state_.cfg, fifo); };

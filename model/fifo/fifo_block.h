@@ -28,6 +28,10 @@ public:
     const InputFifos& queues() const { return fifos_; }
     const sc_core::sc_event& push_event() const { return push_event_; }
 
+    // One word into FIFO `fifo` from another feeder than FIFO_WR<i> (the fast
+    // FIFO): queued (and the accelerator woken), or dropped and counted.
+    InputFifos::Push push_word(uint32_t fifo, uint32_t word, bool enabled);
+
     // An inference starts: overflow is reported once more per FIFO.
     void begin_inference();
     // FIFO_STAT follows the live full flags (call after popping words).

@@ -32,6 +32,8 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     ctl.fifo_en = m.field(c, "FIFO_EN");
     ctl.lilbuf = m.field(c, "LILBUF");
     ctl.mexpress = m.field(c, "MEXPRESS");
+    ctl.ffifo_en = m.field(c, "FFIFO_EN");
+    ctl.qupac = m.field(c, "QUPAC");
 
     const RegisterDescription& l = m.quadrant_register("REG_LCNT_MAX");
     lcnt.last = m.field(l, "LCNT");

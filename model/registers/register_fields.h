@@ -20,6 +20,8 @@ struct CtlFields {        // REG_CTL
     RegField fifo_en;     // FIFO_EN: input from the FIFOs
     RegField lilbuf;      // LILBUF: set with FIFOs and streaming
     RegField mexpress;    // MEXPRESS: express kernel loading
+    RegField ffifo_en;    // FFIFO_EN: input from the RISC-V core's fast FIFO
+    RegField qupac;       // QUPAC: the fast FIFO fans out to all four FIFOs
 };
 
 struct LcntFields {  // REG_LCNT_MAX

@@ -158,7 +158,12 @@ StreamPlan make_stream_plan(const AcceleratorState& state) {
     p.first_layer = seq.first_layer;
     p.fifo_mode = seq.fifo_mode;
     p.streaming = seq.streaming;
-    p.fifo_enables = f.fifo.enable.get(state.fifo_ctl);
+    // The fast FIFO feeds FIFO 0, or all four with QUPAC (model/fifo/fast_fifo.h);
+    // FIFO_CTL's enables are for the standard FIFOs.
+    if (f.ctl.ffifo_en.is_set(mq.ctl))
+        p.fifo_enables = f.ctl.qupac.is_set(mq.ctl) ? (1u << state.cfg.fifo_count) - 1 : 1u;
+    else
+        p.fifo_enables = f.fifo.enable.get(state.fifo_ctl);
     p.frame_words = f.ifrm.get(mq.ifrm);
     if (!seq.layer_range_valid) return p;
 

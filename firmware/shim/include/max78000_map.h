@@ -17,8 +17,15 @@
 #define MXC_BASE_TMR2  0x40012000UL
 #define MXC_BASE_TMR3  0x40013000UL
 #define MXC_BASE_ICC0  0x4002A000UL
+#define MXC_BASE_ICC1  0x4002A800UL  /* the RISC-V core's cache */
+#define MXC_BASE_FCR   0x40000800UL
+#define MXC_BASE_PWRSEQ 0x40006800UL
+#define MXC_BASE_SEMA  0x4003E000UL
 
-/* Device interrupts, numbered as NVIC inputs (vector table entry = IRQn + 16). */
+/* Device interrupts. The two cores number them differently (MSDK max78000.h):
+ * the Cortex-M4 as NVIC inputs (vector table entry = IRQn + 16), the RISC-V
+ * core as entries of its jump table at the boot address (entry = IRQn). */
+#ifndef __riscv
 typedef enum {
     NonMaskableInt_IRQn = -14,
     HardFault_IRQn = -13,
@@ -35,11 +42,25 @@ typedef enum {
     TMR3_IRQn = 8,
     GPIO0_IRQn = 24,
     GPIO1_IRQn = 25,
+    RISCV_IRQn = 79,
     CNN_FIFO_IRQn = 100,
     CNN_IRQn = 101,
     LPCMP_IRQn = 103,
     MXC_IRQ_EXT_COUNT = 104
 } IRQn_Type;
+#else
+typedef enum {
+    TMR0_IRQn = 8,
+    TMR1_IRQn = 9,
+    TMR2_IRQn = 10,
+    TMR3_IRQn = 11,
+    GPIO0_IRQn = 25,
+    GPIO1_IRQn = 26,
+    CNN_FIFO_IRQn = 56,
+    CNN_IRQn = 57,
+    MXC_IRQ_EXT_COUNT = 61
+} IRQn_Type;
+#endif
 
 #define MXC_IRQ_COUNT (MXC_IRQ_EXT_COUNT + 16)
 

@@ -6,9 +6,14 @@
 
 #include <stdint.h>
 #include "max78000_map.h"
+#ifdef __riscv
+#include "riscv_core.h"
+#else
 #include "cortex_m4_core.h"
+#endif
 #include "gcr_regs.h"
 #include "gcfr_regs.h"
+#include "pwrseq_regs.h"
 #include "gpio.h"
 #include "mxc_sys.h"
 #include "board.h"

@@ -23,7 +23,9 @@ typedef enum {
     MXC_SYS_PERIPH_CLOCK_TMR1 = 16,
     MXC_SYS_PERIPH_CLOCK_TMR2 = 17,
     MXC_SYS_PERIPH_CLOCK_TMR3 = 18,
-    MXC_SYS_PERIPH_CLOCK_CNN = MXC_F_GCR_PCLKDIS0_CNN_POS
+    MXC_SYS_PERIPH_CLOCK_CNN = MXC_F_GCR_PCLKDIS0_CNN_POS,
+    MXC_SYS_PERIPH_CLOCK_SMPHR = 32 + 9,  /* PCLKDIS1.SMPHR: semaphore block */
+    MXC_SYS_PERIPH_CLOCK_CPU1 = 32 + 31   /* PCLKDIS1.CPU1: running it releases the RISC-V core */
 } mxc_sys_periph_clock_t;
 void MXC_SYS_ClockEnable(mxc_sys_periph_clock_t clock);
 void MXC_SYS_ClockDisable(mxc_sys_periph_clock_t clock);
@@ -34,11 +36,14 @@ void SystemCoreClockUpdate(void);
 /* Instruction cache controller (no functional effect in the simulation). */
 typedef struct { volatile uint32_t info; } mxc_icc_regs_t;
 #define MXC_ICC0 ((mxc_icc_regs_t *) MXC_BASE_ICC0)
+#define MXC_ICC1 ((mxc_icc_regs_t *) MXC_BASE_ICC1)
 void MXC_ICC_Enable(mxc_icc_regs_t *icc);
 void MXC_ICC_Disable(mxc_icc_regs_t *icc);
 
-/* Low power: sleep until the next interrupt. */
+/* Low power: sleep until the next interrupt. Low-power mode (the Arm's
+ * --deepsleep wait for the RISC-V core) sleeps the same way here. */
 void MXC_LP_EnterSleepMode(void);
+void MXC_LP_EnterLowPowerMode(void);
 
 /* Busy-wait delays, expressed in microseconds. */
 #define MXC_DELAY_SEC(s) (((uint32_t) s) * 1000000UL)
@@ -58,7 +63,12 @@ typedef struct { volatile uint32_t cnt; } mxc_tmr_regs_t;
 void MXC_TMR_SW_Start(mxc_tmr_regs_t *tmr);
 unsigned int MXC_TMR_SW_Stop(mxc_tmr_regs_t *tmr);
 
+#ifndef __riscv
 /* Installs `handler` for `irqn` in the RAM vector table and enables the interrupt. */
 void MXC_NVIC_SetVector(IRQn_Type irqn, void (*handler)(void));
+#else
+/* RISC-V JTAG set-up of --riscv-debug firmware: nothing to do on the virtual board. */
+static inline void Debug_Init(void) {}
+#endif
 
 #endif

@@ -21,6 +21,7 @@ typedef struct {
     volatile uint32_t leds;      /* 0x18 RW: board LED states, bit n = LED n on */
     volatile uint32_t fault;     /* 0x1C W: the firmware hit an exception it has no handler for */
     volatile uint32_t id;        /* 0x20 R: 0x53494D43 ("SIMC") */
+    volatile uint32_t fault_rv;  /* 0x24 W: like fault, from the RISC-V core */
 } simctl_regs_t;
 
 #define SIMCTL ((simctl_regs_t *) SIMCTL_BASE)

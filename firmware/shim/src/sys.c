@@ -40,9 +40,16 @@ void MXC_SYS_ClockDisable(mxc_sys_periph_clock_t clock)
 void MXC_ICC_Enable(mxc_icc_regs_t *icc) { (void) icc; }
 void MXC_ICC_Disable(mxc_icc_regs_t *icc) { (void) icc; }
 
+/* __WFI asks the simulation-control device on the Arm and is the core's own
+ * instruction on the RISC-V core; either way the core sleeps until an interrupt. */
 void MXC_LP_EnterSleepMode(void)
 {
-    SIMCTL->sleep = 1;
+    __WFI();
+}
+
+void MXC_LP_EnterLowPowerMode(void)
+{
+    __WFI();
 }
 
 int MXC_Delay(uint32_t us)

@@ -102,3 +102,61 @@ TEST_CASE("NVIC enable/pending bits and VTOR", "[nvic]") {
     uint32_t v;
     CHECK_FALSE(scs.read(0x400, v));
 }
+
+TEST_CASE("dual-core start-up: the RISC-V core is released at the FCR boot address when its clock runs",
+          "[periph][riscv]") {
+    DeviceConfig cfg = config();
+    SocPeripherals p("periph", cfg);
+    Master m("m");
+    m.socket.bind(p.socket);
+    std::vector<uint32_t> released;
+    p.on_riscv_release = [&](uint32_t boot) { released.push_back(boot); };
+    const uint64_t pclkdis1 = 0x40000048;
+    const uint32_t cpu1 = 1u << cfg.soc.riscv_clock_bit;
+
+    m.write(cfg.soc.fcr.base + 0x10, 0x10004100);  // URVBOOTADDR
+    m.write(pclkdis1, 0xFFFFFFFF & ~(1u << 9));    // semaphore clock only: the core stays in reset
+    CHECK(released.empty());
+    m.write(pclkdis1, m.read(pclkdis1) & ~cpu1);  // MXC_SYS_ClockEnable(MXC_SYS_PERIPH_CLOCK_CPU1)
+    REQUIRE(released.size() == 1);
+    CHECK(released[0] == 0x10004100);
+}
+
+TEST_CASE("SEMA: IRQ0 with EN and CM4_IRQ interrupts the Arm; semaphores are test-and-set", "[periph][riscv]") {
+    DeviceConfig cfg = config();
+    SocPeripherals p("periph", cfg);
+    Master m("m");
+    m.socket.bind(p.socket);
+    std::vector<bool> levels;
+    p.on_arm_irq_from_riscv = [&](bool level) { levels.push_back(level); };
+    const uint64_t irq0 = cfg.soc.sema.base + 0x40;
+    m.write(irq0, (1u << 16));        // CM4_IRQ without EN: no interrupt
+    m.write(irq0, 1u | (1u << 16));   // what main_riscv.c writes when done
+    m.write(irq0, 1u & ~(1u << 16));  // what the Arm's WakeISR writes
+    CHECK(levels == std::vector<bool>{false, true, false});
+
+    const uint64_t sema3 = cfg.soc.sema.base + 3 * 4, status = cfg.soc.sema.base + 0x100;
+    CHECK(m.read(sema3) == 0);  // was free: now taken
+    CHECK(m.read(sema3) == 1);  // taken
+    CHECK(m.read(status) == 1u << 3);
+    m.write(sema3, 0);  // release
+    CHECK(m.read(status) == 0);
+    CHECK(m.read(sema3) == 0);
+}
+
+TEST_CASE("the fast FIFO window answers an error without a fast FIFO behind it", "[periph][riscv]") {
+    DeviceConfig cfg = config();
+    SocPeripherals p("periph", cfg);
+    Master m("m");
+    m.socket.bind(p.socket);
+    uint32_t v = 0;
+    CHECK(m.access(tlm::TLM_READ_COMMAND, cfg.soc.fast_fifo.base + 4, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    uint32_t seen_offset = 0;
+    p.fast_fifo_access = [&](bool is_read, uint32_t offset, uint32_t& data) {
+        seen_offset = offset;
+        if (is_read) data = 2;
+        return true;
+    };
+    CHECK(m.read(cfg.soc.fast_fifo.base + 4) == 2);
+    CHECK(seen_offset == 4);
+}

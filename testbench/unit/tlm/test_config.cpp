@@ -218,3 +218,17 @@ TEST_CASE("a per-layer kind in a used or missing slot is rejected", "[config][re
     CHECK(load_error(edited(R"(offset: 0x990 )", "offset: 0x010 ")).find("lies in per-layer slot 0 of LREG_RCNT") !=
           std::string::npos);
 }
+
+TEST_CASE("the RISC-V core and the dual-core SoC blocks come from the device file", "[config][riscv]") {
+    const DeviceConfig c = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78000.yaml");
+    CHECK(c.riscv.hz > 0);
+    CHECK(c.riscv.cnn_irq < c.riscv.irq_count);
+    CHECK(c.riscv.sram.base >= c.cpu_regions[1].base);
+    CHECK(c.riscv.sram.base + c.riscv.sram.size <= c.cpu_regions[1].base + c.cpu_regions[1].size);
+    CHECK(c.riscv.arm_sram_size <= c.riscv.sram.base - c.cpu_regions[1].base);  // the cores' SRAM shares do not overlap
+    CHECK(c.soc.fast_fifo.size > 0);
+    // An interrupt number the controller does not have is refused, naming the key.
+    CHECK_THAT(load_error(edited("cnn_irq: 57", "cnn_irq: 64")), Catch::Contains("riscv.cnn_irq"));
+    CHECK_THAT(load_error(edited("riscv_clock_bit: 31", "riscv_clock_bit: 32")),
+               Catch::Contains("soc.riscv_clock_bit"));
+}

@@ -1,0 +1,170 @@
+// The RISC-V core's fast FIFO (model/fifo/fast_fifo.h) feeding the
+// accelerator: one single-FIFO vector (t-test-fifo-hwc, applied directly to the
+// state, REG_CTL.FFIFO_EN set so the input comes from the fast FIFO) run twice
+// in one simulation, first fed as fast as the fast FIFO's full flag allows,
+// then by a feeder that waits before every word. Both give the known answer;
+// the slow one stalls the CNN more. A feeder that ignores the full flag loses
+// words, and each lost word is counted once.
+#include <catch2/catch.hpp>
+
+#include <systemc>
+
+#include "model/fifo/fast_fifo.h"
+#include "model/registers/register_fields.h"
+#include "testbench/unit/model/accel_test_bench.h"
+#include "testbench/unit/model/vector_loader.h"
+
+using namespace ai8x;
+using ai8x::test::AccelBench;
+using ai8x::test::max78000;
+
+namespace {
+
+constexpr double kCnnHz = 50e6;
+const CtlFields& ctl_fields() { return register_fields(max78000()).ctl; }
+
+struct FastRun {
+    sc_core::sc_time started, finished;
+    uint64_t busy_cycles = 0, stall_cycles = 0, dropped = 0;
+    bool saw_full = false;
+    std::optional<test::Mismatch> mismatch;
+};
+
+struct FastFeeder : AccelBench {
+    test::GoldenVector vec = test::load_vector(AI8XSIM_SHARED_DIR "/vectors/t-test-fifo-hwc");
+    std::vector<std::vector<uint32_t>> frame;
+    uint32_t master_ctl = 0;
+    uint64_t master_ctl_address = 0;
+    sc_core::sc_time slow_gap;
+    FastRun fast, slow;
+    sc_core::sc_event irq;
+
+    SC_HAS_PROCESS(FastFeeder);
+    explicit FastFeeder(sc_core::sc_time gap) : AccelBench("fast_feeder"), slow_gap(gap) {
+        frame = test::fifo_frame(vec, max78000());
+        test::apply_vector(vec, accel.state());
+        for (const auto& w : vec.registers)
+            if (w.address >= max78000().quadrant_regs.base &&
+                (w.address - max78000().quadrant_regs.base) % max78000().quadrant_regs.quadrant_stride == 0 &&
+                ctl_fields().cnn_en.is_set(w.value))
+                master_ctl = w.value, master_ctl_address = w.address;
+        // What --fast-fifo firmware writes: the master takes its input from the fast FIFO.
+        master_ctl = ctl_fields().ffifo_en.with(master_ctl, 1);
+        for (auto& q : accel.state().quadrant) q.ctl = ctl_fields().cnn_en.with(q.ctl, 0);
+        accel.set_cnn_clock_hz(kCnnHz);
+        accel.on_irq = [this](bool level) {
+            if (level) irq.notify();
+        };
+        SC_THREAD(run);
+    }
+
+    void inference(FastRun& r, sc_core::sc_time gap) {
+        FastFifo& ff = accel.fast_fifo();
+        const uint64_t dropped_before = accel.fifo_dropped_words();
+        r.started = sc_core::sc_time_stamp();
+        write(master_ctl_address, master_ctl);
+        for (uint32_t word : frame[0]) {
+            if (gap > sc_core::SC_ZERO_TIME) sc_core::wait(gap);
+            uint32_t status = 0;
+            // As main_riscv.c's load_input(): wait while SR bit 1 (full) is set.
+            while (ff.read(FastFifo::kStatus, status), status & FastFifo::kStatusFull) {
+                r.saw_full = true;
+                sc_core::wait(sc_core::sc_time(1.0 / kCnnHz, sc_core::SC_SEC));
+            }
+            ff.write(FastFifo::kData, word);
+        }
+        sc_core::wait(irq);
+        r.finished = sc_core::sc_time_stamp();
+        r.busy_cycles = accel.busy_cycles();
+        r.stall_cycles = accel.last_timing().stall_cycles;
+        r.dropped = accel.fifo_dropped_words() - dropped_before;
+        r.mismatch = test::compare_expected(vec, accel.state());
+        write(master_ctl_address, ctl_fields().cnn_irq.with(ctl_fields().cnn_en.with(master_ctl, 0), 0));
+    }
+
+    void run() {
+        inference(fast, sc_core::SC_ZERO_TIME);
+        inference(slow, slow_gap);
+        sc_core::sc_stop();
+    }
+};
+
+struct FastOverfill : AccelBench {
+    uint32_t status_full = 0, status_empty = 0;
+    std::vector<uint32_t> kept;
+    SC_HAS_PROCESS(FastOverfill);
+    FastOverfill() : AccelBench("fast_overfill") { SC_THREAD(run); }
+    void run() {
+        FastFifo& ff = accel.fast_fifo();
+        ff.read(FastFifo::kStatus, status_empty);
+        for (uint32_t n = 0; n < max78000().fifo_depth; ++n) ff.write(FastFifo::kData, 0x2000 + n);
+        ff.read(FastFifo::kStatus, status_full);
+        ff.write(FastFifo::kData, 0xdead);  // full: lost, and counted
+        ff.write(FastFifo::kData, 0xbeef);
+        kept = accel.fifo_words(0);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("fast FIFO: a slow feeder stalls the CNN, which still gives the known answer", "[fifo][fast_fifo][stall]") {
+    const sc_core::sc_time gap(4, sc_core::SC_US);  // 200 CNN cycles per word at 50 MHz
+    FastFeeder b(gap);
+    REQUIRE(b.master_ctl != 0);
+    REQUIRE(!b.frame.empty());
+    for (std::size_t f = 1; f < b.frame.size(); ++f) REQUIRE(b.frame[f].empty());  // one FIFO: what the fast FIFO feeds
+    REQUIRE(b.frame[0].size() > max78000().fifo_depth);
+    sc_core::sc_start(1, sc_core::SC_SEC);
+
+    for (const FastRun* r : {&b.fast, &b.slow}) {
+        REQUIRE(r->finished > r->started);
+        CHECK(r->dropped == 0);
+        CHECK_FALSE(r->mismatch.has_value());
+    }
+    CHECK(b.fast.saw_full);
+    CHECK_FALSE(b.slow.saw_full);
+    CHECK(b.fast.busy_cycles - b.fast.stall_cycles == b.slow.busy_cycles - b.slow.stall_cycles);
+    CHECK(b.slow.stall_cycles > b.fast.stall_cycles);
+    CHECK(b.slow.finished - b.slow.started >= gap * double(b.frame[0].size()));
+    CHECK(b.accel.fast_fifo().pushed_words() == 2 * b.frame[0].size());
+}
+
+TEST_CASE("fast FIFO: words pushed into a full FIFO are dropped and counted once each", "[fifo][fast_fifo]") {
+    FastOverfill b;
+    sc_core::sc_start(1, sc_core::SC_MS);
+    CHECK(b.status_empty == FastFifo::kStatusEmpty);
+    CHECK(b.status_full == FastFifo::kStatusFull);
+    REQUIRE(b.kept.size() == max78000().fifo_depth);
+    for (uint32_t n = 0; n < max78000().fifo_depth; ++n) CHECK(b.kept[n] == 0x2000 + n);
+    CHECK(b.accel.fast_fifo().dropped_words() == 2);
+    CHECK(b.accel.fifo_dropped_words() == 2);  // the run JSON's dropped_words includes them
+}
+
+namespace {
+struct QuadFanOut : AccelBench {
+    std::vector<std::vector<uint32_t>> seen;
+    uint32_t targets = 0;
+    bool unknown_offset_decoded = true;
+    SC_HAS_PROCESS(QuadFanOut);
+    QuadFanOut() : AccelBench("fast_quad") { SC_THREAD(run); }
+    void run() {
+        FastFifo& ff = accel.fast_fifo();
+        accel.state().quadrant[0].ctl = ctl_fields().qupac.with(ctl_fields().ffifo_en.with(0, 1), 1);
+        targets = ff.targets();
+        ff.write(FastFifo::kData, 0x1234);
+        for (uint32_t f = 0; f < max78000().fifo_count; ++f) seen.push_back(accel.fifo_words(f));
+        uint32_t unused = 0;
+        unknown_offset_decoded = ff.read(0x20, unused);
+    }
+};
+}  // namespace
+
+TEST_CASE("fast FIFO: with QUPAC every word fans out to all four input FIFOs", "[fifo][fast_fifo]") {
+    QuadFanOut b;
+    sc_core::sc_start(1, sc_core::SC_MS);
+    CHECK(b.targets == (1u << max78000().fifo_count) - 1);
+    REQUIRE(b.seen.size() == max78000().fifo_count);
+    for (const auto& words : b.seen) CHECK(words == std::vector<uint32_t>{0x1234});
+    CHECK(b.accel.fast_fifo().pushed_words() == 1);
+    CHECK_FALSE(b.unknown_offset_decoded);  // no register there: the bus answers an error
+}
