@@ -229,3 +229,34 @@ int main(void)
     CHECK(j["firmware_faults"].empty());
     fs::remove_all(dir);
 }
+
+// Without a console verdict the run takes the known-answer result from
+// check_output()'s return value; in a dual-core folder that function is the
+// RISC-V core's (main_riscv.c), so its a0 is read, not the Arm's R0.
+TEST_CASE("run: check_output() on the RISC-V core gives the known-answer result", "[run][riscv]") {
+    for (const int result : {1, 0}) {  // CNN_OK, CNN_FAIL
+        INFO("check_output returns " << result);
+        const fs::path dir = dual_core_folder("kat" + std::to_string(result), R"(#include "mxc.h"
+int __attribute__((noinline)) check_output(void) { return )" + std::to_string(result) +
+                                                                                  R"(; }
+int main(void)
+{
+    volatile int r = check_output();
+    (void) r;
+    for (;;) {
+    }
+}
+)");
+        const fs::path out = dir / "out", json = dir / "run.json";
+        const int rc = run_ai8xsim("run '" + dir.string() + "' --timeout 1 --json '" + json.string() +
+                                       "' --build-dir '" + (dir / "cache").string() + "'",
+                                   out);
+        INFO(ai8x::test::slurp(out));
+        CHECK(rc == 3);  // no verdict: the RISC-V core spins until the time limit
+        std::ifstream in(json);
+        REQUIRE(in);
+        const auto j = nlohmann::json::parse(in);
+        CHECK(j["kat"] == (result == 1 ? "pass" : "fail"));
+        fs::remove_all(dir);
+    }
+}
