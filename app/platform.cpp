@@ -40,7 +40,8 @@ CortexM4& Platform::add_cpu() {
     cpu_ = std::make_unique<CortexM4>("cpu", cfg_);
     bind_initiator(cpu_->socket, "cpu");
     CortexM4* cpu = cpu_.get();
-    accel_.on_irq = [cpu](bool level) { cpu->set_irq(kCnnIrq, level); };
+    // The NVIC input is the device's (configs: cpu.interrupts.cnn).
+    accel_.on_irq = [cpu, irq = cfg_.cnn_irq](bool level) { cpu->set_irq(irq, level); };
     // Firmware starts from the SoC's reset: the CNN unpowered, isolated, its clock
     // gated, until the firmware's cnn_enable(). (Without a CPU, e.g. replaying a
     // trace of the accelerator's windows only, it stays as cnn_enable() leaves it.)

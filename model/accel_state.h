@@ -34,7 +34,7 @@ struct QuadrantRegisters {
     uint32_t sram_test = 0;  // REG_SRAM_TEST BIST
     uint32_t ifrm = 0;       // REG_IFRM     interface frame count (streaming)
     uint32_t mlat = 0;       // REG_MLAT     data-read latency (read-ahead)
-    // Per-layer registers: lreg[kind][layer], kind = LREG_RCNT .. LREG_LCTL2.
+    // Per-layer registers: lreg[kind][layer], kind a LayerRegisterKind (model/registers).
     std::vector<std::vector<uint32_t>> lreg;
 
     QuadrantRegisters() = default;

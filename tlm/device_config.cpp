@@ -30,6 +30,23 @@ ArrayGeometry read_array(const Reader& r, const YAML::Node& mems, const std::str
     if (g.word_bits > 8 * g.slot_bytes && g.slot_bytes == 4)
         r.fail(path + ".word_bits", "a word wider than 32 bits needs 16-byte slots", &n);
     if (g.word_bits > 72) r.fail(path + ".word_bits", "words wider than 72 bits are not supported", &n);
+    if (const YAML::Node list = n["words_by_instance"]) {
+        if (!list.IsSequence() || list.size() != g.instances_per_quadrant)
+            r.fail(path + ".words_by_instance", "expected one word count per instance of a quadrant", &list);
+        for (size_t i = 0; i < list.size(); ++i) {
+            YAML::Node item;  // the reader checks numbers of maps: wrap the list element
+            item["words"] = list[i];
+            const uint32_t w = static_cast<uint32_t>(
+                r.positive(item, path + ".words_by_instance[" + std::to_string(i) + "]", "words"));
+            if (w > g.words) r.fail(path + ".words_by_instance", "an instance larger than words (the largest)", &list);
+            g.words_by_instance.push_back(w);
+        }
+    }
+    if (n["pointer_instance_shift"]) {
+        g.pointer_instance_shift = r.u32(n, path, "pointer_instance_shift");
+        if (g.pointer_instance_shift > 24 || (1ull << g.pointer_instance_shift) < g.words)
+            r.fail(path + ".pointer_instance_shift", "must leave room for the words of one instance", &n);
+    }
     const uint64_t instance_bytes = uint64_t(g.words) * g.slot_bytes;
     if (g.instances_per_quadrant > 1 && g.instance_stride < instance_bytes)
         r.fail(path + ".instance_stride", "instances overlap (stride smaller than words * slot_bytes)", &n);
@@ -98,9 +115,20 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     c.layer_register_offset = r.u64(lr, "registers.layer_registers", "offset");
     c.layer_register_count = static_cast<uint32_t>(r.positive(lr, "registers.layer_registers", "count"));
     c.layer_register_stride = static_cast<uint32_t>(r.positive(lr, "registers.layer_registers", "stride"));
-    if (c.layer_register_stride < 4ull * c.max_layers)
-        r.fail("registers.layer_registers.stride", "too small for max_layers 32-bit registers", &lr);
-    if (c.layer_register_offset + uint64_t(c.layer_register_count) * c.layer_register_stride > c.quadrant_regs.size)
+    c.layer_register_layer_stride = static_cast<uint32_t>(r.positive(lr, "registers.layer_registers", "layer_stride"));
+    // Either the kinds are interleaved by layer (slot banks of max_layers words)
+    // or the layers are (blocks of count words); nothing in between.
+    const uint64_t slot_bank = uint64_t(c.layer_register_stride), layer_block = c.layer_register_layer_stride;
+    const bool kinds_outer = layer_block == 4 && slot_bank >= 4ull * c.max_layers;
+    const bool layers_outer = slot_bank == 4 && layer_block >= 4ull * c.layer_register_count;
+    if (!kinds_outer && !layers_outer)
+        r.fail("registers.layer_registers",
+               "stride and layer_stride make two registers share a word (one of them must be 4 and the other "
+               "span all layers or all kinds)",
+               &lr);
+    const uint64_t banks_end = c.layer_register_offset + uint64_t(c.layer_register_count - 1) * slot_bank +
+                               uint64_t(c.max_layers - 1) * layer_block + 4;
+    if (banks_end > c.quadrant_regs.size)
         r.fail("registers.layer_registers", "per-layer registers extend beyond registers.quadrant.size", &lr);
     c.registers = std::make_shared<const RegisterMap>(read_register_map(r, root, c));
     c.mlat_offset = c.registers->quadrant_register("REG_MLAT").offset;
@@ -152,6 +180,13 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     const YAML::Node periph = r.need(cpu, "cpu", "peripherals");
     c.peripheral_base = r.u64(periph, "cpu.peripherals", "base");
     c.peripheral_size = r.positive(periph, "cpu.peripherals", "size");
+    const YAML::Node irq = r.need(cpu, "cpu", "interrupts");
+    c.cnn_irq = r.u32(irq, "cpu.interrupts", "cnn");
+    c.cnn_fifo_irq = r.u32(irq, "cpu.interrupts", "cnn_fifo");
+    c.irq_count = static_cast<uint32_t>(r.positive(irq, "cpu.interrupts", "count"));
+    if (c.irq_count > 240) r.fail("cpu.interrupts.count", "an ARMv7-M NVIC has at most 240 external interrupts", &irq);
+    if (c.cnn_irq >= c.irq_count || c.cnn_fifo_irq >= c.irq_count)
+        r.fail("cpu.interrupts", "an interrupt number is not below count", &irq);
     const YAML::Node ct = r.need(cpu, "cpu", "timing");
     c.cpu_timing.cycles_per_instruction = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "cycles_per_instruction"));
     c.cpu_timing.exception_entry_cycles = r.u32(ct, "cpu.timing", "exception_entry_cycles");
@@ -161,6 +196,7 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     c.clocks.cpu_hz = r.hz(clk, "clocks", "cpu_hz");
     c.clocks.pclk_hz = r.hz(clk, "clocks", "pclk_hz");
     c.clocks.ipo_hz = r.hz(clk, "clocks", "ipo_hz");
+    if (clk["ipll_hz"] && r.u64(clk, "clocks", "ipll_hz") != 0) c.clocks.ipll_hz = r.hz(clk, "clocks", "ipll_hz");
 
     const YAML::Node bus = r.need(root, "", "bus");
     c.bus.accel_reg_wait_states = r.u32(bus, "bus", "accel_reg_wait_states");

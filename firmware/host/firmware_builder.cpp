@@ -131,9 +131,18 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
     std::vector<fs::path> support = files_under(shim, ".c");
     for (auto& p : files_under(startup, ".c")) support.push_back(p);
 
+    // The device's interrupt numbers name CNN_IRQn and size the vector table
+    // in the shim (firmware/shim/include/device_map.h).
+    const std::vector<std::string> device_flags = {
+        "-DAI8XSIM_CNN_IRQ=" + std::to_string(cfg_.cnn_irq),
+        "-DAI8XSIM_CNN_FIFO_IRQ=" + std::to_string(cfg_.cnn_fifo_irq),
+        "-DAI8XSIM_IRQ_COUNT=" + std::to_string(cfg_.irq_count),
+    };
+
     // Hash every input that can change the image.
     Fnv1a hash;
     for (const auto& f : kCompileFlags) hash.add(f);
+    for (const auto& f : device_flags) hash.add(f);
     hash.add(std::to_string(flash->base) + ":" + std::to_string(flash->size) + ":" + std::to_string(sram->base) + ":" +
              std::to_string(sram->size));
     for (const auto& e : fs::directory_iterator(dir))
@@ -192,6 +201,7 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
         ld.close();
         std::string cmd = shell_quote(gcc);
         for (const auto& f : kCompileFlags) cmd += " " + f;
+        for (const auto& f : device_flags) cmd += " " + f;
         cmd += " -I" + shell_quote((shim / "include").string()) + " -I" + shell_quote(dir);
         for (const auto& s : sources) cmd += " " + shell_quote(s);
         for (const auto& s : support) cmd += " " + shell_quote(s.string());

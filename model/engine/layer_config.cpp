@@ -1,5 +1,6 @@
 #include "model/engine/layer_config.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -43,6 +44,17 @@ bool decode_count(uint32_t reg, RegField count, RegField padding, uint32_t& prog
     if (programmed <= 2 * pad) return false;
     data = programmed - 2 * pad;
     return true;
+}
+
+// MAX78002 counts: the count field is where the last pooling window starts in
+// the unpadded input (izer max7800x.py: in_row - diff), padding is PAD + 1 when
+// PADEN is set. `after_stop` is how many input rows (columns) follow from that
+// start on. Returned in the MAX78000's terms (programmed = data + 2 * pad).
+void decode_count_from_stop(uint32_t reg, RegField stop, RegField padding, RegField pad_enable, uint32_t after_stop,
+                            uint32_t& programmed, uint32_t& pad, uint32_t& data) {
+    data = stop.get(reg) + after_stop;
+    pad = pad_enable.is_set(reg) ? padding.get(reg) + 1 : 0;
+    programmed = data + 2 * pad;
 }
 
 }  // namespace
@@ -101,11 +113,21 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     const uint32_t oned = reg(lq, LREG_ONED);
     const uint32_t post = reg(lq, LREG_POST);
 
-    if (!decode_count(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, c.programmed_rows, c.pad_rows, c.in_rows)) {
+    if (f.rcnt_pad_en.width != 0) {
+        // Rows: the last window spans the pooling rows (PRCNT_MAX + 1, dilation
+        // included) or one row; rows beyond it are never read. Columns: CCNT_DIFF
+        // is the rest of the row from the last window's start (the row pitch).
+        const bool pooled = f.pool_en.is_set(lctl);
+        const uint32_t row_window = pooled ? f.prcnt_max.get(reg(lq, LREG_PRCNT)) + 1 : 1;
+        const uint32_t ccnt = reg(lq, LREG_CCNT);
+        decode_count_from_stop(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, f.rcnt_pad_en, row_window, c.programmed_rows,
+                               c.pad_rows, c.in_rows);
+        decode_count_from_stop(ccnt, f.ccnt_max, f.ccnt_pad, f.ccnt_pad_en, std::max(1u, f.ccnt_diff.get(ccnt)),
+                               c.programmed_cols, c.pad_cols, c.in_cols);
+    } else if (!decode_count(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, c.programmed_rows, c.pad_rows, c.in_rows)) {
         warn(warnings, cfg, lq, layer, LREG_RCNT, "row count does not exceed twice the padding; layer skipped");
         return std::nullopt;
-    }
-    if (!decode_count(reg(lq, LREG_CCNT), f.ccnt_max, f.ccnt_pad, c.programmed_cols, c.pad_cols, c.in_cols)) {
+    } else if (!decode_count(reg(lq, LREG_CCNT), f.ccnt_max, f.ccnt_pad, c.programmed_cols, c.pad_cols, c.in_cols)) {
         warn(warnings, cfg, lq, layer, LREG_CCNT, "column count does not exceed twice the padding; layer skipped");
         return std::nullopt;
     }
@@ -195,13 +217,12 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     }
 
     // Kernel memory range and output channels.
-    const uint32_t mcnt = reg(lq, LREG_MCNT);
-    c.mask_start = f.mcnt_sad.get(mcnt);
-    c.mask_end = f.mcnt_max.get(mcnt);
+    c.mask_start = f.mcnt_sad.get(reg(lq, f.mcnt_sad_kind));
+    c.mask_end = f.mcnt_max.get(reg(lq, f.mcnt_max_kind));
     c.channel_positions = f.xpch_max.get(lctl2) / c.weight_bits + 1;
     if (c.convolution) {
         if (c.mask_end < c.mask_start) {
-            warn(warnings, cfg, lq, layer, LREG_MCNT, "mask end address below mask start; layer skipped");
+            warn(warnings, cfg, lq, layer, f.mcnt_max_kind, "mask end address below mask start; layer skipped");
             return std::nullopt;
         }
         // The mask address runs through (output pass, channel, input pass); the

@@ -9,14 +9,9 @@ namespace ai8x {
 
 namespace {
 
-// The model stores per-layer registers by LayerRegisterKind; the description must agree.
-const RegisterDescription& layer_kind(const RegisterMap& map, const std::string& name, LayerRegisterKind kind) {
-    const RegisterDescription& d = map.layer_register(name);
-    if (d.slot != kind)
-        throw ConfigError(map.source_path + ": register_map.layer." + name + ".slot: the model stores " + name +
-                          " in slot " + std::to_string(unsigned(kind)) + ", the description says " +
-                          std::to_string(d.slot));
-    return d;
+// The model stores per-layer registers by LayerRegisterKind, found by name.
+const RegisterDescription& layer_kind(const RegisterMap& map, const std::string& name, LayerRegisterKind) {
+    return map.layer_register(name);
 }
 
 }  // namespace
@@ -45,6 +40,11 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     const auto& ccnt = layer_kind(m, "LREG_CCNT", LREG_CCNT);
     f.ccnt_max = m.field(ccnt, "CCNT_MAX");
     f.ccnt_pad = m.field(ccnt, "CCNT_PAD");
+    if (rcnt.find("RCNT_PADEN")) {
+        f.rcnt_pad_en = m.field(rcnt, "RCNT_PADEN");
+        f.ccnt_pad_en = m.field(ccnt, "CCNT_PADEN");
+        f.ccnt_diff = m.field(ccnt, "CCNT_DIFF");
+    }
     const auto& oned = layer_kind(m, "LREG_ONED", LREG_ONED);
     f.tscnt_max = m.field(oned, "TSCNT_MAX");
     f.oned_sad = m.field(oned, "ONED_SAD");
@@ -68,9 +68,15 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.maxpl_en = m.field(lctl, "MAXPL_EN");
     f.act_en = m.field(lctl, "ACT_EN");
     f.bigdwrt = m.field(lctl, "BIGDWRT");
-    const auto& mcnt = layer_kind(m, "LREG_MCNT", LREG_MCNT);
-    f.mcnt_max = m.field(mcnt, "MCNT_MAX");
-    f.mcnt_sad = m.field(mcnt, "MCNT_SAD");
+    if (const RegisterDescription* mcnt = m.find_layer_register("LREG_MCNT")) {
+        f.mcnt_max = m.field(*mcnt, "MCNT_MAX");
+        f.mcnt_sad = m.field(*mcnt, "MCNT_SAD");
+    } else {  // the kernel range in two registers
+        f.mcnt_max = m.field(layer_kind(m, "LREG_MCNT1", LREG_MCNT1), "MCNT_MAX");
+        f.mcnt_sad = m.field(layer_kind(m, "LREG_MCNT2", LREG_MCNT2), "MCNT_SAD");
+        f.mcnt_max_kind = LREG_MCNT1;
+        f.mcnt_sad_kind = LREG_MCNT2;
+    }
     const auto& tptr = layer_kind(m, "LREG_TPTR", LREG_TPTR);
     f.tptr_max = m.field(tptr, "TPTR_MAX");
     f.tptr_sad = m.field(tptr, "TPTR_SAD");
@@ -116,6 +122,11 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     power.bist_fail = m.field(test, "BIST_FAIL");
     power.bist_done = m.field(test, "BIST_DONE");
     power.bist_finished = m.field(test, "BIST_FINISHED");
+    if (test.find("ZERO_EX")) {
+        power.zero_start = m.field(test, "ZERO_EX");
+        power.zero_select = m.field(test, "MEM_SEL");
+        power.zero_done = m.field(test, "ZERO_DONE");
+    }
     power.kernel_power_down = m.field(m.aon_register("AON_CTL"), "PWR_DOWN");
 }
 

@@ -5,7 +5,7 @@
 #define AI8XSIM_MXC_H
 
 #include <stdint.h>
-#include "max78000_map.h"
+#include "device_map.h"
 #include "cortex_m4_core.h"
 #include "gcr_regs.h"
 #include "gcfr_regs.h"
