@@ -25,9 +25,11 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
     const uint32_t fields_per_byte = 8 / bits;
     std::vector<int8_t> decoded(std::size_t{fields_per_byte} * 256);
     for (uint32_t sub = 0; sub < fields_per_byte; ++sub)
-        for (uint32_t byte = 0; byte < 256; ++byte)
-            decoded[sub * 256 + byte] =
-                arith::unpack_weight(static_cast<uint8_t>(byte), static_cast<int>(sub), c.weight_format);
+        for (uint32_t byte = 0; byte < 256; ++byte) {
+            const int8_t v = arith::unpack_weight(static_cast<uint8_t>(byte), static_cast<int>(sub), c.weight_format);
+            // Binary 1-bit weights: the stored 0/-1 stand for +1/-1.
+            decoded[sub * 256 + byte] = c.binary_weights ? static_cast<int8_t>(2 * v + 1) : v;
+        }
     for (uint32_t i = 0; i < w.processors; ++i) {
         const LayerProcessor& p = c.processors[w.processor_index[i]];
         const std::vector<KernelWord>& mem = state.kernel[p.global];

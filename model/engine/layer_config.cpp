@@ -176,6 +176,8 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     if (c.pool_enabled) {
         c.pool_rows = f.prcnt_max.get(reg(lq, LREG_PRCNT)) + 1;
         c.pool_cols = c.conv1d ? 1 : f.pccnt_max.get(reg(lq, LREG_PCCNT)) + 1;
+        c.pool_row_step = f.prcnt_inc.get(reg(lq, LREG_PRCNT)) + 1;
+        c.pool_col_step = c.conv1d ? 1 : f.pccnt_inc.get(reg(lq, LREG_PCCNT)) + 1;
     }
     c.pool_stride = f.stride.get(reg(lq, LREG_STRIDE)) + 1;
     const uint32_t col_stride = c.conv1d ? 1 : c.pool_stride;
@@ -201,6 +203,7 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     // Post-processing register.
     c.weight_format = weight_format_from_field(f.mask_size.get(post));
     c.weight_bits = static_cast<uint32_t>(arith::weight_bits(c.weight_format));
+    c.binary_weights = c.weight_bits == 1 && ctl.timeshft.is_set(state.quadrant[lq].ctl);
     // SCALE_SHFT:SCALE_REG together are the sign-magnitude shift code arith decodes.
     c.output_shift = arith::decode_output_shift(f.scale_shft.get(post) << f.scale_reg.width | f.scale_reg.get(post));
     if (f.out_abs.is_set(post))

@@ -27,6 +27,7 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     ctl.fifo_en = m.field(c, "FIFO_EN");
     ctl.lilbuf = m.field(c, "LILBUF");
     ctl.mexpress = m.field(c, "MEXPRESS");
+    ctl.timeshft = m.field(c, "TIMESHFT");
 
     const RegisterDescription& l = m.quadrant_register("REG_LCNT_MAX");
     lcnt.last = m.field(l, "LCNT");
@@ -54,8 +55,14 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.ewise_func = m.field(oned, "EWISE_FUNC");
     f.prepool = m.field(oned, "PREPOOL");
     f.ewise_cnt = m.field(oned, "EWISE_CNT");
-    f.prcnt_max = m.field(layer_kind(m, "LREG_PRCNT", LREG_PRCNT), "PRCNT_MAX");
-    f.pccnt_max = m.field(layer_kind(m, "LREG_PCCNT", LREG_PCCNT), "PCCNT_MAX");
+    const auto& prcnt = layer_kind(m, "LREG_PRCNT", LREG_PRCNT);
+    const auto& pccnt = layer_kind(m, "LREG_PCCNT", LREG_PCCNT);
+    f.prcnt_max = m.field(prcnt, "PRCNT_MAX");
+    f.pccnt_max = m.field(pccnt, "PCCNT_MAX");
+    if (prcnt.find("PRCNT_INC")) {
+        f.prcnt_inc = m.field(prcnt, "PRCNT_INC");
+        f.pccnt_inc = m.field(pccnt, "PCCNT_INC");
+    }
     f.stride = m.field(layer_kind(m, "LREG_STRIDE", LREG_STRIDE), "STRIDE");
     f.wptr_base = m.field(layer_kind(m, "LREG_WPTR_BASE", LREG_WPTR_BASE), "WPTR_BASE");
     f.wptr_toff = m.field(layer_kind(m, "LREG_WPTR_TOFFS", LREG_WPTR_TOFFS), "WPTR_TOFF");

@@ -20,6 +20,7 @@ struct CtlFields {        // REG_CTL
     RegField fifo_en;     // FIFO_EN: input from the FIFOs
     RegField lilbuf;      // LILBUF: set with FIFOs and streaming
     RegField mexpress;    // MEXPRESS: express kernel loading
+    RegField timeshft;    // TIMESHFT: 1-bit weights are -1/+1 (the generator sets it for binary quantization)
 };
 
 struct LcntFields {  // REG_LCNT_MAX
@@ -37,12 +38,12 @@ struct LayerFields {
     RegField rcnt_pad_en, ccnt_pad_en;
     RegField ccnt_diff;  // CCNT_DIFF: input columns after the last window's start (width = CCNT_MAX + CCNT_DIFF)
     RegField tscnt_max, oned_sad, oned_width, oned_en, ewise_en, ewise_func, prepool, ewise_cnt;  // LREG_ONED
-    RegField prcnt_max;                                                                           // LREG_PRCNT
-    RegField pccnt_max;                                                                           // LREG_PCCNT
-    RegField stride;                                                                              // LREG_STRIDE
-    RegField wptr_base, wptr_toff, wptr_moff, wptr_choff, rptr_base;                              // pointer registers
-    RegField parallel, pool_en, maxpl_en, act_en, bigdwrt;                                        // LREG_LCTL
-    RegField mcnt_max, mcnt_sad;                                                                  // LREG_MCNT
+    RegField prcnt_max, prcnt_inc;  // LREG_PRCNT (PRCNT_INC: pool dilation - 1, MAX78002 only)
+    RegField pccnt_max, pccnt_inc;  // LREG_PCCNT
+    RegField stride;                // LREG_STRIDE
+    RegField wptr_base, wptr_toff, wptr_moff, wptr_choff, rptr_base;  // pointer registers
+    RegField parallel, pool_en, maxpl_en, act_en, bigdwrt;            // LREG_LCTL
+    RegField mcnt_max, mcnt_sad;                                      // LREG_MCNT
     // Kinds holding MCNT_MAX and MCNT_SAD: LREG_MCNT for both (MAX78000), or
     // LREG_MCNT1 and LREG_MCNT2 (MAX78002).
     unsigned mcnt_max_kind = LREG_MCNT, mcnt_sad_kind = LREG_MCNT;
