@@ -6,6 +6,34 @@
 
 namespace ai8x {
 
+namespace {
+
+// Depth-wise: in pass j, processor i convolves its input channel with the
+// kernel at the pass's address (what a convolution would read for output 0 of
+// pass j) into output channel j * processors + i. As a dense weight set every
+// other (processor, pass) weighs 0 for that output: nothing is summed across
+// processors.
+LayerWeights spread_depthwise(const LayerWeights& own) {
+    LayerWeights w;
+    w.processors = own.processors;
+    w.passes = own.passes;
+    w.taps = own.taps;
+    w.processor_index = own.processor_index;
+    w.outputs = own.processors * own.passes;
+    w.values.assign(static_cast<std::size_t>(w.outputs) * w.processors * w.passes * w.taps, 0);
+    if (own.outputs == 0) return w;
+    for (uint32_t j = 0; j < own.passes; ++j)
+        for (uint32_t i = 0; i < own.processors; ++i) {
+            const uint32_t o = j * own.processors + i;
+            for (uint32_t t = 0; t < w.taps; ++t)
+                w.values[((static_cast<std::size_t>(o) * w.processors + i) * w.passes + j) * w.taps + t] =
+                    own.at(0, i, j, t);
+        }
+    return w;
+}
+
+}  // namespace
+
 LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, std::vector<EngineWarning>& warnings) {
     LayerWeights w;
     for (std::size_t i = 0; i < c.processors.size(); ++i)
@@ -71,6 +99,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
                                     ": mask addresses reach beyond kernel memory; missing weights are 0",
                                 "kernel_beyond_memory"});
     }
+    if (c.depthwise) return spread_depthwise(w);
     return w;
 }
 

@@ -211,6 +211,8 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     else if (f.act_en.is_set(lctl))
         c.activation = arith::Activation::ReLU;
     c.flatten = f.flatten_en.is_set(post);
+    c.depthwise = f.dw_en.is_set(post);
+    c.broadcast = f.broadcast.is_set(lctl);
     c.passes = f.inpchexp.get(lctl2) + 1;
     // Flatten: XPMP_CNT holds the pass count's bits above INPCHEXP's.
     if (c.flatten) c.passes += f.xpmp_cnt.get(post) << f.inpchexp.width;

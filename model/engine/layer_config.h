@@ -84,6 +84,12 @@ struct LayerConfig {
     // REG_CTL.TIMESHFT with 1-bit weights (MAX78002 "binary" quantization): a
     // stored 0 weighs +1 and a stored 1 weighs -1 instead of 0 and -1.
     bool binary_weights = false;
+    // LREG_POST.DW_EN (MAX78002): depth-wise convolution, every processor
+    // convolves its own input channel with its own kernel into output channel
+    // number = its index among the enabled processors; nothing is summed across
+    // processors.
+    bool depthwise = false;
+    bool broadcast = false;  // LREG_LCTL.BROADCAST with depth-wise: bias stored four-way interleaved
 
     // Output channels.
     uint32_t channel_positions = 1;  // output channels per pass (from LCTL2 XPCH_MAX)

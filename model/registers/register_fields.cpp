@@ -75,6 +75,7 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.maxpl_en = m.field(lctl, "MAXPL_EN");
     f.act_en = m.field(lctl, "ACT_EN");
     f.bigdwrt = m.field(lctl, "BIGDWRT");
+    f.broadcast = m.field(lctl, "BROADCAST");
     if (const RegisterDescription* mcnt = m.find_layer_register("LREG_MCNT")) {
         f.mcnt_max = m.field(*mcnt, "MCNT_MAX");
         f.mcnt_sad = m.field(*mcnt, "MCNT_SAD");
@@ -100,6 +101,7 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.out_abs = m.field(post, "OUT_ABS");
     f.flatten_en = m.field(post, "FLATTEN_EN");
     f.deconv_en = m.field(post, "DECONV_EN");
+    if (post.find("DW_EN")) f.dw_en = m.field(post, "DW_EN");
     const auto& s1 = layer_kind(m, "LREG_STREAM1", LREG_STREAM1);
     f.stream_start = m.field(s1, "STREAM_START");
     f.fifo_go = m.field(s1, "FIFO_GO");

@@ -41,16 +41,16 @@ struct LayerFields {
     RegField prcnt_max, prcnt_inc;  // LREG_PRCNT (PRCNT_INC: pool dilation - 1, MAX78002 only)
     RegField pccnt_max, pccnt_inc;  // LREG_PCCNT
     RegField stride;                // LREG_STRIDE
-    RegField wptr_base, wptr_toff, wptr_moff, wptr_choff, rptr_base;  // pointer registers
-    RegField parallel, pool_en, maxpl_en, act_en, bigdwrt;            // LREG_LCTL
-    RegField mcnt_max, mcnt_sad;                                      // LREG_MCNT
+    RegField wptr_base, wptr_toff, wptr_moff, wptr_choff, rptr_base;   // pointer registers
+    RegField parallel, pool_en, maxpl_en, act_en, bigdwrt, broadcast;  // LREG_LCTL
+    RegField mcnt_max, mcnt_sad;                                       // LREG_MCNT
     // Kinds holding MCNT_MAX and MCNT_SAD: LREG_MCNT for both (MAX78000), or
     // LREG_MCNT1 and LREG_MCNT2 (MAX78002).
     unsigned mcnt_max_kind = LREG_MCNT, mcnt_sad_kind = LREG_MCNT;
     RegField tptr_max, tptr_sad;  // LREG_TPTR
     RegField pro_en, mask_en;     // LREG_ENA
-    RegField bptr_sad, bptr_en, scale_reg, scale_shft, xpmp_cnt, mask_size, out_abs, flatten_en,
-        deconv_en;                          // LREG_POST
+    RegField bptr_sad, bptr_en, scale_reg, scale_shft, xpmp_cnt, mask_size, out_abs, flatten_en, deconv_en,
+        dw_en;                              // LREG_POST (DW_EN: MAX78002 only)
     RegField stream_start, fifo_go;         // LREG_STREAM1
     RegField invol, delta1, delta2;         // LREG_STREAM2
     RegField fbuf_max;                      // LREG_FMAX
