@@ -44,6 +44,10 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
     w.taps = c.kernel_rows * c.kernel_cols;
     w.values.assign(static_cast<std::size_t>(w.outputs) * w.processors * w.passes * w.taps, 0);
 
+    if (c.bypass) {  // no kernel memory is read: every weight is 1
+        std::fill(w.values.begin(), w.values.end(), int8_t{1});
+        return c.depthwise ? spread_depthwise(w) : w;
+    }
     const uint32_t bits = c.weight_bits;
     const uint32_t slot = c.kernel_slot_bytes;
     const uint32_t kernel_words = state.cfg.kernel_mem.words;

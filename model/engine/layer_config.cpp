@@ -95,8 +95,11 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
         return std::nullopt;
     }
     const int lq = c.lead_quadrant;
+    c.bypass = f.bypass.is_set(reg(lq, LREG_LCTL));
+    if (c.bypass)
+        for (auto& p : c.processors) p.mask_enabled = true;
     for (const auto& p : c.processors) c.convolution = c.convolution || p.mask_enabled;
-    if (c.convolution) {
+    if (c.convolution && !c.bypass) {
         // In a convolution every enabled processor needs its kernels and vice versa.
         for (int q : enabled_quadrants) {
             const uint32_t ena = reg(q, LREG_ENA);

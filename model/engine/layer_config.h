@@ -89,7 +89,11 @@ struct LayerConfig {
     // number = its index among the enabled processors; nothing is summed across
     // processors.
     bool depthwise = false;
-    bool broadcast = false;  // LREG_LCTL.BROADCAST with depth-wise: bias stored four-way interleaved
+    bool broadcast = false;
+    // LREG_LCTL.BYPASS (MAX78002 kernel bypass): the multipliers are bypassed,
+    // every weight is 1 (izer's model of it: a kernel of ones, output shift 7);
+    // every enabled processor takes part although no mask is enabled.
+    bool bypass = false;  // LREG_LCTL.BROADCAST with depth-wise: bias stored four-way interleaved
 
     // Output channels.
     uint32_t channel_positions = 1;  // output channels per pass (from LCTL2 XPCH_MAX)

@@ -76,6 +76,7 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.act_en = m.field(lctl, "ACT_EN");
     f.bigdwrt = m.field(lctl, "BIGDWRT");
     f.broadcast = m.field(lctl, "BROADCAST");
+    f.bypass = m.field(lctl, "BYPASS");
     if (const RegisterDescription* mcnt = m.find_layer_register("LREG_MCNT")) {
         f.mcnt_max = m.field(*mcnt, "MCNT_MAX");
         f.mcnt_sad = m.field(*mcnt, "MCNT_SAD");

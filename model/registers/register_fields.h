@@ -41,9 +41,9 @@ struct LayerFields {
     RegField prcnt_max, prcnt_inc;  // LREG_PRCNT (PRCNT_INC: pool dilation - 1, MAX78002 only)
     RegField pccnt_max, pccnt_inc;  // LREG_PCCNT
     RegField stride;                // LREG_STRIDE
-    RegField wptr_base, wptr_toff, wptr_moff, wptr_choff, rptr_base;   // pointer registers
-    RegField parallel, pool_en, maxpl_en, act_en, bigdwrt, broadcast;  // LREG_LCTL
-    RegField mcnt_max, mcnt_sad;                                       // LREG_MCNT
+    RegField wptr_base, wptr_toff, wptr_moff, wptr_choff, rptr_base;           // pointer registers
+    RegField parallel, pool_en, maxpl_en, act_en, bigdwrt, broadcast, bypass;  // LREG_LCTL
+    RegField mcnt_max, mcnt_sad;                                               // LREG_MCNT
     // Kinds holding MCNT_MAX and MCNT_SAD: LREG_MCNT for both (MAX78000), or
     // LREG_MCNT1 and LREG_MCNT2 (MAX78002).
     unsigned mcnt_max_kind = LREG_MCNT, mcnt_sad_kind = LREG_MCNT;
