@@ -69,9 +69,9 @@ TEST_CASE("MAX78002 description: geometry from the generator's constants", "[con
     CHECK(c.tram.instance_stride == 16384u * 4);            // TRAM_OFFS words
     CHECK(c.bias_mem.words == 2048);                        // BIAS_SIZE
     CHECK(c.kernel_mem.instance_stride == 8192u * 16);      // MASK_OFFS words of 16 bytes
-    CHECK(c.data_sram.instance_stride == 8192u * 4);        // INSTANCE_SIZE words
-    CHECK(c.data_sram.words == 5120);                       // INSTANCE_WIDTH
-    CHECK(c.data_sram.pointer_shift() == 15);               // WRITE_PTR_SHIFT
+    CHECK(c.data_sram.instance_stride == 8192u * 16);  // INSTANCE_SIZE * 16 bytes per memory (datainstance_from_addr)
+    CHECK(c.data_sram.words == 5120u * 4);             // INSTANCE_WIDTH * P_SHARED
+    CHECK(c.data_sram.pointer_shift() == 15);          // WRITE_PTR_SHIFT
     // mask_large(proc): the first processor of each quadrant has 4 x 1024 + 4 x 256 words, the rest 4 x 1024.
     for (uint32_t p = 0; p < c.processors_per_quadrant; ++p)
         CHECK(c.kernel_mem.words_of(p) == (p == 0 ? 4 * 1024 + 4 * 256 : 4 * 1024));
