@@ -9,6 +9,7 @@ namespace ai8x {
 void QuadrantRegisters::clear() {
     ctl = sram = lcnt_max = sram_test = ifrm = mlat = 0;
     for (auto& kind : lreg) std::fill(kind.begin(), kind.end(), 0u);
+    std::fill(stored_only.begin(), stored_only.end(), 0u);
 }
 
 // Storage of a state used without a module tree.

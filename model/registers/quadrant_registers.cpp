@@ -49,9 +49,11 @@ void add_quadrant_registers(RegisterBank& bank, QuadrantRegisters& regs, const D
     const RegisterMap& map = *cfg.registers;
     for (const RegisterDescription& d : map.quadrant) {
         uint32_t* cell = global_cell(regs, d.name);
-        if (!cell)
-            throw ConfigError(map.source_path + ": register_map.quadrant." + d.name +
-                              ": the model has no storage for this register");
+        if (!cell) {
+            // A register no behaviour reads (MAX78002 snoop): stored as written.
+            regs.stored_only.push_back(d.reset);
+            cell = &regs.stored_only.back();
+        }
         bank.add(register_def(d, d.name, d.offset), cell);
     }
     for (const RegisterDescription& d : map.layer) {
