@@ -39,7 +39,8 @@ int64_t bias_for(const AcceleratorState& state, const LayerConfig& cfg, uint32_t
 // Depth-wise bias (MAX78002; izer kbias.py): each quadrant's bias memory holds
 // one byte per processor of the quadrant and pass, 16 per pass; in broadcast
 // mode the generator stores them four-way interleaved (position (l % 4) * 4 +
-// l / 4 holds processor l's) from BPTR_SAD * 4.
+// l / 4 holds processor l's) from BPTR_SAD * 4, otherwise in order from
+// BPTR_SAD with the first quadrant's leading gap moved to its end.
 int64_t depthwise_bias(const AcceleratorState& state, const LayerConfig& cfg, const LayerWeights& weights, uint32_t o,
                        std::vector<EngineWarning>& warnings, bool& warned) {
     const uint32_t i = o % weights.processors, pass = o / weights.processors;
@@ -48,7 +49,11 @@ int64_t depthwise_bias(const AcceleratorState& state, const LayerConfig& cfg, co
     for (const auto& b : cfg.biases) {
         if (b.quadrant != p.quadrant) continue;
         const uint32_t l = static_cast<uint32_t>(p.local);
-        const uint64_t position = cfg.broadcast ? (l % 4) * 4 + l / 4 : l;
+        // Without broadcast the generator moves the first quadrant's leading
+        // unused processors to the end of that quadrant's bias block.
+        const LayerProcessor& first = cfg.processors.front();
+        const uint32_t gap = p.quadrant == first.quadrant ? static_cast<uint32_t>(first.local) : 0;
+        const uint64_t position = cfg.broadcast ? (l % 4) * 4 + l / 4 : l - gap;
         const uint64_t index = uint64_t{b.offset} * (cfg.broadcast ? 4 : 1) + uint64_t{pass} * per_quadrant + position;
         const auto& mem = state.bias[b.quadrant];
         if (index >= mem.size()) {
