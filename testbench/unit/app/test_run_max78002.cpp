@@ -42,6 +42,10 @@ TEST_CASE("MAX78002: depth-wise convolution with broadcast bias passes", "[run][
     CHECK(run_vector("t-test-depthwise-128-bias") == kRunPass);
 }
 
+TEST_CASE("MAX78002: depth-wise convolution with bias in a partly used quadrant passes", "[run][max78002]") {
+    CHECK(run_vector("t-test-depthwise-pool") == kRunPass);
+}
+
 TEST_CASE("MAX78002: kernel bypass passes", "[run][max78002]") { CHECK(run_vector("t-test-bypass") == kRunPass); }
 
 TEST_CASE("MAX78002: a FIFO streaming network passes", "[run][max78002]") {
