@@ -116,6 +116,12 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.wptr_inc = m.field(lctl2, "WPTR_INC");
     f.xpch_max = m.field(lctl2, "XPCH_MAX");
 
+    if (const RegisterDescription* next = m.find_layer_register("LREG_NXTLYR")) {
+        f.next_layer = m.field(*next, "NEXT_LAYER");
+        f.link_en = m.field(*next, "LINK_EN");
+        f.stop = m.field(*next, "STOP");
+    }
+
     fifo.enable = m.field(m.fifo_register("FIFO_CTL"), "FIFO_ENA");
 
     power.clk_en = m.field(c, "CLK_EN");

@@ -55,6 +55,7 @@ struct LayerFields {
     RegField invol, delta1, delta2;         // LREG_STREAM2
     RegField fbuf_max;                      // LREG_FMAX
     RegField inpchexp, wptr_inc, xpch_max;  // LREG_LCTL2
+    RegField next_layer, link_en, stop;     // LREG_NXTLYR (MAX78002 layer links; width 0 elsewhere)
 };
 
 struct FifoFields {

@@ -55,3 +55,12 @@ TEST_CASE("MAX78002: a FIFO streaming network passes", "[run][max78002]") {
 TEST_CASE("MAX78002: firmware that programs the snoop registers runs to its verdict", "[run][max78002]") {
     CHECK(run_vector("t-test-snoop-count") == kRunPass);
 }
+
+// One simulation per test case (SystemC elaborates once per process).
+TEST_CASE("MAX78002: a layer link skips the layers between (snoop-skip: 0 -> 3)", "[run][max78002]") {
+    CHECK(run_vector("t-test-snoop-skip") == kRunPass);
+}
+
+TEST_CASE("MAX78002: a layer link from a later layer (snoop2-skipl1: 1 -> 4)", "[run][max78002]") {
+    CHECK(run_vector("t-test-snoop2-skipl1") == kRunPass);
+}
