@@ -67,7 +67,8 @@ int cli_main(int argc, char* argv[]) {
         ->type_name("DIR")
         ->check(CLI::ExistingDirectory);
     run->add_option("--build-dir", run_opts.build_dir, "Firmware build cache folder")->type_name("DIR");
-    run->add_option("--config", run_opts.config_path, "Device description YAML (default: bundled MAX78000)")
+    run->add_option("--config", run_opts.config_path,
+                    "Device description YAML (default: the one of the device the firmware was generated for)")
         ->type_name("FILE")
         ->check(CLI::ExistingFile);
     run->add_option("--json", run_opts.json_out, "Write a machine-readable result to FILE")->type_name("FILE");

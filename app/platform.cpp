@@ -49,7 +49,8 @@ CortexM4& Platform::add_cpu() {
     cpu_ = std::make_unique<CortexM4>("cpu", cfg_);
     bind_initiator(cpu_->socket, "cpu");
     CortexM4* cpu = cpu_.get();
-    accel_.on_irq = [cpu](bool level) { cpu->set_irq(kCnnIrq, level); };
+    // The NVIC input is the device's (configs: cpu.interrupts.cnn).
+    accel_.on_irq = [cpu, irq = cfg_.cnn_irq](bool level) { cpu->set_irq(irq, level); };
     // Firmware starts from the SoC's reset: the CNN unpowered, isolated, its clock
     // gated, until the firmware's cnn_enable(). (Without a CPU, e.g. replaying a
     // trace of the accelerator's windows only, it stays as cnn_enable() leaves it.)
@@ -68,7 +69,7 @@ RiscvCore& Platform::add_riscv() {
     RiscvCore* rv = riscv_.get();
     CortexM4* cpu = cpu_.get();
     // The CNN interrupt reaches both cores' controllers; each decides by its enables.
-    accel_.on_irq = [cpu, rv, arm_line = unsigned(kCnnIrq), rv_line = cfg_.riscv.cnn_irq](bool level) {
+    accel_.on_irq = [cpu, rv, arm_line = cfg_.cnn_irq, rv_line = cfg_.riscv.cnn_irq](bool level) {
         cpu->set_irq(arm_line, level);
         rv->set_irq(rv_line, level);
     };

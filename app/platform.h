@@ -22,9 +22,6 @@ namespace ai8x {
 
 class Platform {
 public:
-    // MAX78000 NVIC input of the CNN interrupt (vector table entry 16 + 101).
-    static constexpr unsigned kCnnIrq = 101;
-
     explicit Platform(const DeviceConfig& cfg);
 
     AhbBus& bus() { return bus_; }

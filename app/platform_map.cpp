@@ -73,13 +73,16 @@ const ArrayGeometry* geometry_of(const std::string& window, const DeviceConfig& 
 }
 
 // The instances a memory window spans: one every instance_stride bytes, each
-// `words` slots long, as many as fit in the window.
+// as many slots long as that instance has words, as many as fit in the window.
 std::vector<MapInstance> instances_in(uint64_t base, uint64_t size, const ArrayGeometry& g) {
     const uint64_t span = uint64_t(g.words) * g.slot_bytes;
     if (span == 0 || size < span) return {};
     const uint64_t count = g.instance_stride == 0 ? 1 : (size - span) / g.instance_stride + 1;
     std::vector<MapInstance> out;
-    for (uint64_t i = 0; i < count; ++i) out.push_back({base + i * g.instance_stride, span, g.words, g.word_bits, ""});
+    for (uint64_t i = 0; i < count; ++i) {
+        const uint32_t words = i < g.instances_per_quadrant ? g.words_of(uint32_t(i)) : g.words;
+        out.push_back({base + i * g.instance_stride, uint64_t(words) * g.slot_bytes, words, g.word_bits, ""});
+    }
     return out;
 }
 

@@ -23,6 +23,7 @@
 #include "app/memory_occupancy.h"
 #include "app/platform.h"
 #include "app/run_console.h"
+#include "app/firmware_device.h"
 #include "app/run_options.h"
 #include "app/run_report.h"
 #include "app/timeline_writer.h"
@@ -79,17 +80,36 @@ int run_command(const RunOptions& opts) {
                 return kRunUsageError;
             }
 
-    DeviceConfig cfg;
-    try {
-        cfg = load_device_config(opts.config_path.empty() ? default_device_config_path() : opts.config_path);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
-        return kRunUsageError;
-    }
     if (std::string problem = check_vector_dir(vector_dir); !problem.empty()) {
         std::fprintf(stderr, "ai8xsim run: %s\n", problem.c_str());
         return kRunUsageError;
     }
+    // The firmware names its device; without --config its description is used,
+    // with --config the two must agree (the code would program another chip).
+    const std::vector<DeviceConfig> known = bundled_device_configs();
+    const FirmwareDevice target = detect_firmware_device(vector_dir, known);
+    std::string config_path = opts.config_path;
+    if (config_path.empty()) {
+        config_path = default_device_config_path();
+        for (const DeviceConfig& d : known)
+            if (d.name == target.device) config_path = d.source_path;
+    }
+    DeviceConfig cfg;
+    try {
+        cfg = load_device_config(config_path);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
+        return kRunUsageError;
+    }
+    if (!target.device.empty() && target.device != cfg.name) {
+        std::fprintf(stderr,
+                     "ai8xsim run: %s: the firmware was generated for the %s (%s), but %s describes the %s; "
+                     "drop --config or give the %s description\n",
+                     vector_dir.c_str(), target.device.c_str(), target.evidence.c_str(), config_path.c_str(),
+                     cfg.name.c_str(), target.device.c_str());
+        return kRunUsageError;
+    }
+    if (!target.device.empty()) spdlog::info("device: {} ({})", cfg.name, target.evidence);
 
     FirmwareBuild build;
     try {

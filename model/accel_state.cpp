@@ -1,5 +1,7 @@
 #include "model/accel_state.h"
 
+#include "model/registers/quadrant_registers.h"
+
 #include <algorithm>
 
 namespace ai8x {
@@ -7,6 +9,7 @@ namespace ai8x {
 void QuadrantRegisters::clear() {
     ctl = sram = lcnt_max = sram_test = ifrm = mlat = 0;
     for (auto& kind : lreg) std::fill(kind.begin(), kind.end(), 0u);
+    std::fill(stored_only.begin(), stored_only.end(), 0u);
 }
 
 // Storage of a state used without a module tree.
@@ -56,7 +59,7 @@ AcceleratorState::AcceleratorState(const DeviceConfig& c) : cfg(c), detached_(st
     Detached& d = *detached_;
     const uint32_t quads = cfg.quadrants, layers = cfg.max_layers;
     StateBinding b;
-    b.registers = Detached::make(d.registers, quads, cfg.layer_register_count, layers);
+    b.registers = Detached::make(d.registers, quads, kLayerRegisterKinds, layers);
     b.bias = Detached::make(d.bias, cfg.bias_mem.instances_total(quads), cfg.bias_mem.words, layers);
     b.quadrant_activity = activity_of_new(d.quadrant_activity, quads, layers);
     b.data_sram = Detached::make(d.data_sram, cfg.data_sram.instances_total(quads), cfg.data_sram.words, layers);

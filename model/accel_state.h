@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -34,8 +35,11 @@ struct QuadrantRegisters {
     uint32_t sram_test = 0;  // REG_SRAM_TEST BIST
     uint32_t ifrm = 0;       // REG_IFRM     interface frame count (streaming)
     uint32_t mlat = 0;       // REG_MLAT     data-read latency (read-ahead)
-    // Per-layer registers: lreg[kind][layer], kind = LREG_RCNT .. LREG_LCTL2.
+    // Per-layer registers: lreg[kind][layer], kind a LayerRegisterKind (model/registers).
     std::vector<std::vector<uint32_t>> lreg;
+    // Global registers the model only stores (MAX78002 snoop registers), in
+    // description order; a deque so that the register bank's pointers stay valid.
+    std::deque<uint32_t> stored_only;
 
     QuadrantRegisters() = default;
     QuadrantRegisters(uint32_t kinds, uint32_t layers) : lreg(kinds, std::vector<uint32_t>(layers, 0)) {}

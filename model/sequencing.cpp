@@ -7,12 +7,38 @@
 
 namespace ai8x {
 
-std::vector<int> SequencePlan::layers() const {
+std::vector<int> SequencePlan::layers() const { return runs() ? order : std::vector<int>{}; }
+
+namespace {
+
+// The layer order: from the first layer on, each layer followed by the next
+// index, or by NEXT_LAYER when its LINK_EN is set, until a layer with STOP or
+// the last layer has run. Each layer runs once (a link back ends the walk).
+std::vector<int> layer_order(const AcceleratorState& state, const SequencePlan& p, std::vector<EngineWarning>& w) {
+    const LayerFields& f = register_fields(state.cfg).layer;
+    const std::vector<uint32_t>& next = state.quadrant[p.master].lreg[LREG_NXTLYR];
     std::vector<int> out;
-    if (runs())
-        for (int l = first_layer; l <= last_layer; ++l) out.push_back(l);
+    std::vector<bool> ran(state.cfg.max_layers, false);
+    for (int l = p.first_layer; l >= 0 && static_cast<uint32_t>(l) < state.cfg.max_layers && !ran[l];) {
+        out.push_back(l);
+        ran[l] = true;
+        const uint32_t reg = next[l];
+        if (l == p.last_layer || f.stop.is_set(reg)) break;
+        if (f.link_en.is_set(reg)) {
+            const int target = static_cast<int>(f.next_layer.get(reg));
+            if (target > p.last_layer)
+                w.push_back({p.master, l, "LREG_NXTLYR",
+                             "links to layer " + std::to_string(target) + " beyond the last layer " +
+                                 std::to_string(p.last_layer) + "; it runs"});
+            l = target;
+        } else {
+            ++l;
+        }
+    }
     return out;
 }
+
+}  // namespace
 
 bool runs_on_its_own(const AcceleratorState& state, int q) {
     const CtlFields& f = register_fields(state.cfg).ctl;
@@ -63,6 +89,7 @@ SequencePlan plan_sequence(const AcceleratorState& state) {
                                   std::to_string(state.cfg.max_start_layer) +
                                   " (the generator never writes it); honoured"});
     }
+    if (p.runs()) p.order = layer_order(state, p, p.warnings);
     return p;
 }
 

@@ -37,10 +37,13 @@ struct SequencePlan {
     bool fifo_mode = false;               // master REG_CTL.FIFO_EN
     bool streaming = false;               // master REG_CTL.STREAM_EN
     std::vector<EngineWarning> warnings;  // why nothing runs, or what is unusual
+    // Layers in the order they run: first_layer..last_layer, unless the
+    // master's LREG_NXTLYR links (MAX78002) send a layer elsewhere or stop.
+    std::vector<int> order;
 
     // True when an inference computes anything: a master and a valid layer range.
     bool runs() const { return master >= 0 && layer_range_valid; }
-    // Layers first_layer..last_layer (empty unless runs()).
+    // The layers that run, in order (empty unless runs()).
     std::vector<int> layers() const;
 };
 

@@ -5,8 +5,9 @@
 #      the unit tests again under it;
 #   3. the conformance runner over all golden vectors with the Release build,
 #      over the generator-options vectors (../shared/vectors-max78000-options,
-#      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS), and
-#      over a small sample with the sanitizer build.
+#      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS),
+#      over the MAX78002 vectors (VECTORS_DIR-max78002, with their own expected
+#      failures) and over a small sample with the sanitizer build.
 # Every step runs even if an earlier one failed; the exit code is non-zero if
 # any failed. Usage: scripts/test.sh [VECTORS_DIR]   (or AI8XSIM_VECTORS=...)
 set -uo pipefail
@@ -75,11 +76,18 @@ step "unit tests (release)" unit_tests "$release"
 step "sanitizer build" build "$sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAI8XSIM_SANITIZE=ON \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
 # The firmware build test only runs the ARM cross-compiler; the release step ran it.
-step "unit tests (ASan+UBSan)" unit_tests "$sanitize" -E "every golden vector builds"
+step "unit tests (ASan+UBSan)" unit_tests "$sanitize" -E "golden vector builds"
 # --budget bounds the whole run: vectors not started in time count as failed.
 expected="$repo/testbench/conformance/expected_failures.txt"
 step "conformance (release, all vectors)" conformance_release
 step "conformance (release, generator-options vectors)" conformance_options
+
+# The second device's vectors, with their own list of known failures (docs/max78002.md).
+if [ -d "$vectors-max78002" ]; then
+  step "conformance (release, MAX78002 vectors)" \
+    "$release/ai8xsim-conformance" "$vectors-max78002" -j2 --timeout 300 --budget 15 \
+    --expected-failures "$repo/testbench/conformance/expected_failures_max78002.txt"
+fi
 
 step "conformance (ASan+UBSan, sample)" \
   "$sanitize/ai8xsim-conformance" "$vectors" -j2 --timeout 900 --budget 15 --filter "$sanitizer_sample" \

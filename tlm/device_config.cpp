@@ -30,6 +30,23 @@ ArrayGeometry read_array(const Reader& r, const YAML::Node& mems, const std::str
     if (g.word_bits > 8 * g.slot_bytes && g.slot_bytes == 4)
         r.fail(path + ".word_bits", "a word wider than 32 bits needs 16-byte slots", &n);
     if (g.word_bits > 72) r.fail(path + ".word_bits", "words wider than 72 bits are not supported", &n);
+    if (const YAML::Node list = n["words_by_instance"]) {
+        if (!list.IsSequence() || list.size() != g.instances_per_quadrant)
+            r.fail(path + ".words_by_instance", "expected one word count per instance of a quadrant", &list);
+        for (size_t i = 0; i < list.size(); ++i) {
+            YAML::Node item;  // the reader checks numbers of maps: wrap the list element
+            item["words"] = list[i];
+            const uint32_t w = static_cast<uint32_t>(
+                r.positive(item, path + ".words_by_instance[" + std::to_string(i) + "]", "words"));
+            if (w > g.words) r.fail(path + ".words_by_instance", "an instance larger than words (the largest)", &list);
+            g.words_by_instance.push_back(w);
+        }
+    }
+    if (n["pointer_instance_shift"]) {
+        g.pointer_instance_shift = r.u32(n, path, "pointer_instance_shift");
+        if (g.pointer_instance_shift > 24 || (1ull << g.pointer_instance_shift) < g.words)
+            r.fail(path + ".pointer_instance_shift", "must leave room for the words of one instance", &n);
+    }
     const uint64_t instance_bytes = uint64_t(g.words) * g.slot_bytes;
     if (g.instances_per_quadrant > 1 && g.instance_stride < instance_bytes)
         r.fail(path + ".instance_stride", "instances overlap (stride smaller than words * slot_bytes)", &n);
@@ -98,9 +115,20 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     c.layer_register_offset = r.u64(lr, "registers.layer_registers", "offset");
     c.layer_register_count = static_cast<uint32_t>(r.positive(lr, "registers.layer_registers", "count"));
     c.layer_register_stride = static_cast<uint32_t>(r.positive(lr, "registers.layer_registers", "stride"));
-    if (c.layer_register_stride < 4ull * c.max_layers)
-        r.fail("registers.layer_registers.stride", "too small for max_layers 32-bit registers", &lr);
-    if (c.layer_register_offset + uint64_t(c.layer_register_count) * c.layer_register_stride > c.quadrant_regs.size)
+    c.layer_register_layer_stride = static_cast<uint32_t>(r.positive(lr, "registers.layer_registers", "layer_stride"));
+    // Either the kinds are interleaved by layer (slot banks of max_layers words)
+    // or the layers are (blocks of count words); nothing in between.
+    const uint64_t slot_bank = uint64_t(c.layer_register_stride), layer_block = c.layer_register_layer_stride;
+    const bool kinds_outer = layer_block == 4 && slot_bank >= 4ull * c.max_layers;
+    const bool layers_outer = slot_bank == 4 && layer_block >= 4ull * c.layer_register_count;
+    if (!kinds_outer && !layers_outer)
+        r.fail("registers.layer_registers",
+               "stride and layer_stride make two registers share a word (one of them must be 4 and the other "
+               "span all layers or all kinds)",
+               &lr);
+    const uint64_t banks_end = c.layer_register_offset + uint64_t(c.layer_register_count - 1) * slot_bank +
+                               uint64_t(c.max_layers - 1) * layer_block + 4;
+    if (banks_end > c.quadrant_regs.size)
         r.fail("registers.layer_registers", "per-layer registers extend beyond registers.quadrant.size", &lr);
     c.registers = std::make_shared<const RegisterMap>(read_register_map(r, root, c));
     c.mlat_offset = c.registers->quadrant_register("REG_MLAT").offset;
@@ -152,6 +180,13 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     const YAML::Node periph = r.need(cpu, "cpu", "peripherals");
     c.peripheral_base = r.u64(periph, "cpu.peripherals", "base");
     c.peripheral_size = r.positive(periph, "cpu.peripherals", "size");
+    const YAML::Node irq = r.need(cpu, "cpu", "interrupts");
+    c.cnn_irq = r.u32(irq, "cpu.interrupts", "cnn");
+    c.cnn_fifo_irq = r.u32(irq, "cpu.interrupts", "cnn_fifo");
+    c.irq_count = static_cast<uint32_t>(r.positive(irq, "cpu.interrupts", "count"));
+    if (c.irq_count > 240) r.fail("cpu.interrupts.count", "an ARMv7-M NVIC has at most 240 external interrupts", &irq);
+    if (c.cnn_irq >= c.irq_count || c.cnn_fifo_irq >= c.irq_count)
+        r.fail("cpu.interrupts", "an interrupt number is not below count", &irq);
     const YAML::Node ct = r.need(cpu, "cpu", "timing");
     c.cpu_timing.cycles_per_instruction = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "cycles_per_instruction"));
     c.cpu_timing.exception_entry_cycles = r.u32(ct, "cpu.timing", "exception_entry_cycles");
@@ -172,31 +207,42 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     c.soc.riscv_clock_bit = r.u32(soc, "soc", "riscv_clock_bit");
     if (c.soc.riscv_clock_bit > 31) r.fail("soc.riscv_clock_bit", "must be a bit of a 32-bit register", &soc);
     c.soc.arm_irq_from_riscv = r.u32(soc, "soc", "arm_irq_from_riscv");
+    if (c.soc.arm_irq_from_riscv >= c.irq_count)
+        r.fail("soc.arm_irq_from_riscv", "must be below cpu.interrupts.count", &soc);
 
-    const YAML::Node rv = r.need(root, "", "riscv");
-    c.riscv.hz = r.hz(rv, "riscv", "hz");
-    c.riscv.march = r.str(rv, "riscv", "march");
-    c.riscv.mabi = r.str(rv, "riscv", "mabi");
-    c.riscv.libgcc_march = r.str(rv, "riscv", "libgcc_march");
-    c.riscv.flash_max = r.positive(rv, "riscv", "flash_max");
-    c.riscv.arm_sram_size = r.positive(rv, "riscv", "arm_sram_size");
-    {
-        const RegisterBlockGeometry s = block(rv, "riscv", "sram");
-        c.riscv.sram = CpuRegion{"riscv_sram", s.base, s.size, true};
+    // Optional: a device whose RISC-V core the project does not describe yet
+    // leaves the section out; dual-core images are then refused.
+    if (const YAML::Node rv = root["riscv"]) {
+        c.riscv.present = true;
+        c.riscv.hz = r.hz(rv, "riscv", "hz");
+        c.riscv.march = r.str(rv, "riscv", "march");
+        c.riscv.mabi = r.str(rv, "riscv", "mabi");
+        c.riscv.libgcc_march = r.str(rv, "riscv", "libgcc_march");
+        c.riscv.flash_max = r.positive(rv, "riscv", "flash_max");
+        c.riscv.arm_sram_size = r.positive(rv, "riscv", "arm_sram_size");
+        {
+            const RegisterBlockGeometry s = block(rv, "riscv", "sram");
+            c.riscv.sram = CpuRegion{"riscv_sram", s.base, s.size, true};
+        }
+        c.riscv.intc = block(rv, "riscv", "intc");
+        c.riscv.cnn_irq = r.u32(rv, "riscv", "cnn_irq");
+        c.riscv.irq_count = static_cast<uint32_t>(r.positive(rv, "riscv", "irq_count"));
+        c.riscv.cnn_fifo_irq = r.u32(rv, "riscv", "cnn_fifo_irq");
+        if (c.riscv.cnn_irq >= c.riscv.irq_count) r.fail("riscv.cnn_irq", "must be below riscv.irq_count", &rv);
+        if (c.riscv.cnn_fifo_irq >= c.riscv.irq_count)
+            r.fail("riscv.cnn_fifo_irq", "must be below riscv.irq_count", &rv);
+        const YAML::Node rvt = r.need(rv, "riscv", "timing");
+        c.riscv.cycles_per_instruction =
+            static_cast<uint32_t>(r.positive(rvt, "riscv.timing", "cycles_per_instruction"));
+        c.riscv.interrupt_entry_cycles = r.u32(rvt, "riscv.timing", "interrupt_entry_cycles");
+        c.riscv.interrupt_return_cycles = r.u32(rvt, "riscv.timing", "interrupt_return_cycles");
     }
-    c.riscv.intc = block(rv, "riscv", "intc");
-    c.riscv.cnn_irq = r.u32(rv, "riscv", "cnn_irq");
-    c.riscv.irq_count = static_cast<uint32_t>(r.positive(rv, "riscv", "irq_count"));
-    if (c.riscv.cnn_irq >= c.riscv.irq_count) r.fail("riscv.cnn_irq", "must be below riscv.irq_count", &rv);
-    const YAML::Node rvt = r.need(rv, "riscv", "timing");
-    c.riscv.cycles_per_instruction = static_cast<uint32_t>(r.positive(rvt, "riscv.timing", "cycles_per_instruction"));
-    c.riscv.interrupt_entry_cycles = r.u32(rvt, "riscv.timing", "interrupt_entry_cycles");
-    c.riscv.interrupt_return_cycles = r.u32(rvt, "riscv.timing", "interrupt_return_cycles");
 
     const YAML::Node clk = r.need(root, "", "clocks");
     c.clocks.cpu_hz = r.hz(clk, "clocks", "cpu_hz");
     c.clocks.pclk_hz = r.hz(clk, "clocks", "pclk_hz");
     c.clocks.ipo_hz = r.hz(clk, "clocks", "ipo_hz");
+    if (clk["ipll_hz"] && r.u64(clk, "clocks", "ipll_hz") != 0) c.clocks.ipll_hz = r.hz(clk, "clocks", "ipll_hz");
 
     const YAML::Node bus = r.need(root, "", "bus");
     c.bus.accel_reg_wait_states = r.u32(bus, "bus", "accel_reg_wait_states");

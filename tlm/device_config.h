@@ -31,6 +31,23 @@ struct ArrayGeometry {
     uint32_t words = 0;            // words per instance
     uint32_t word_bits = 0;        // width of one stored word (32 data, 16 TRAM, 72 kernel, 8 bias)
     uint32_t slot_bytes = 0;       // bus bytes occupied by one word (4 for data/TRAM/bias, 16 for kernel)
+    // Instances of different sizes (MAX78002 kernel memories): words of instance i
+    // of each quadrant; empty when every instance has `words` (then the largest).
+    std::vector<uint32_t> words_by_instance;
+    // Bit of a 32-bit-word memory pointer (write/read pointer registers) where
+    // the instance number starts; 0 when it is log2 of the instance window.
+    uint32_t pointer_instance_shift = 0;
+
+    // Bit where a word pointer's instance number starts (log2 of the instance
+    // window unless the description says otherwise).
+    uint32_t pointer_shift() const {
+        if (pointer_instance_shift) return pointer_instance_shift;
+        uint32_t b = 0;
+        while ((1ull << b) < words) ++b;
+        return b;
+    }
+    // Words that exist in instance `i` of a quadrant (i < instances_per_quadrant).
+    uint32_t words_of(uint32_t i) const { return words_by_instance.empty() ? words : words_by_instance[i]; }
 
     uint32_t instances_total(uint32_t quadrants) const { return quadrants * instances_per_quadrant; }
 };
@@ -53,6 +70,7 @@ struct ClockConfig {
     double cpu_hz = 100e6;  // core clock after MXC_SYS_Clock_Select(IPO)
     double pclk_hz = 50e6;  // APB clock (CNN clock source "PCLK")
     double ipo_hz = 100e6;  // internal primary oscillator (CNN clock source "ITO/IPO")
+    double ipll_hz = 0;     // PLL (CNN clock source "IPLL"); 0: the device has none
 };
 
 // Cost of the Cortex-M4's own work, in CPU clock cycles (configs: cpu.timing).
@@ -84,8 +102,11 @@ struct AccelTiming {
     bool passthrough_pool_double_pass = false;  // pooled passthrough with several output passes reads 2n-1 passes
 };
 
-// The RISC-V core of a dual-core image (configs: riscv; docs/riscv.md).
+// The RISC-V core of a dual-core image (configs: riscv; docs/riscv.md). A
+// device file without a riscv: section describes no usable RISC-V core: a
+// dual-core image is then refused (firmware_builder).
 struct RiscvConfig {
+    bool present = false;  // the device file has a riscv: section
     double hz = 50e6;
     std::string march = "rv32imc", mabi = "ilp32";
     std::string libgcc_march = "rv32im";  // multilib of the toolchain whose libgcc the core can run
@@ -94,6 +115,7 @@ struct RiscvConfig {
     uint64_t arm_sram_size = 0;           // the Arm core's share of SRAM (from the SRAM base) when both run
     RegisterBlockGeometry intc;           // core-local interrupt/event/sleep controller
     uint32_t cnn_irq = 0;                 // CNN interrupt number on this core
+    uint32_t cnn_fifo_irq = 0;            // CNN FIFO interrupt number on this core
     uint32_t irq_count = 0;
     uint32_t cycles_per_instruction = 1;
     uint32_t interrupt_entry_cycles = 0;
@@ -117,11 +139,12 @@ struct DeviceConfig {
     uint32_t processors_per_data_sram = 0;  // processors sharing one data memory instance
     uint32_t max_layers = 0;
     uint32_t max_stream_layers = 0;
-    uint32_t max_start_layer = 0;        // highest REG_LCNT_MAX start layer the generator writes
-    uint32_t layer_register_count = 0;   // per-layer register slots (LREG 0..N-1)
-    uint32_t layer_register_stride = 0;  // bytes between two LREG kinds (layers are 4 bytes apart)
-    uint64_t layer_register_offset = 0;  // offset of LREG 0/layer 0 inside the quadrant block
-    uint64_t mlat_offset = 0;            // offset of REG_MLAT (from register_map) inside the quadrant block
+    uint32_t max_start_layer = 0;              // highest REG_LCNT_MAX start layer the generator writes
+    uint32_t layer_register_count = 0;         // per-layer register slots (LREG 0..N-1)
+    uint32_t layer_register_stride = 0;        // bytes between two LREG slots of one layer
+    uint32_t layer_register_layer_stride = 0;  // bytes between two layers' copies of one slot
+    uint64_t layer_register_offset = 0;        // offset of LREG 0/layer 0 inside the quadrant block
+    uint64_t mlat_offset = 0;                  // offset of REG_MLAT (from register_map) inside the quadrant block
     uint32_t fifo_count = 0;
     uint32_t fifo_depth = 0;
 
@@ -144,9 +167,12 @@ struct DeviceConfig {
     uint64_t peripheral_base = 0;  // start of the MCU peripheral window (GCR, GCFR, timers, ...)
     uint64_t peripheral_size = 0;
 
-    CpuTiming cpu_timing;  // configs: cpu.timing
-    SocConfig soc;         // configs: soc
-    RiscvConfig riscv;     // configs: riscv
+    CpuTiming cpu_timing;       // configs: cpu.timing
+    SocConfig soc;              // configs: soc
+    RiscvConfig riscv;          // configs: riscv
+    uint32_t cnn_irq = 0;       // NVIC input of the accelerator's "inference done" interrupt
+    uint32_t cnn_fifo_irq = 0;  // NVIC input of the FIFO interrupt
+    uint32_t irq_count = 0;     // external interrupts of the device (vector table entries after the 16 core ones)
 
     ClockConfig clocks;
     BusTiming bus;

@@ -45,6 +45,11 @@ const RegisterDescription& RegisterMap::quadrant_register(const std::string& nam
 const RegisterDescription& RegisterMap::layer_register(const std::string& name) const {
     return find_in(*this, layer, "layer", name);
 }
+const RegisterDescription* RegisterMap::find_layer_register(const std::string& name) const {
+    for (const RegisterDescription& r : layer)
+        if (r.name == name) return &r;
+    return nullptr;
+}
 const RegisterDescription& RegisterMap::fifo_register(const std::string& name) const {
     return find_in(*this, fifo, "fifo", name);
 }
@@ -60,7 +65,7 @@ RegField RegisterMap::field(const RegisterDescription& reg, const std::string& f
 
 std::string RegisterMap::layer_register_name(unsigned slot) const {
     for (const RegisterDescription& r : layer)
-        if (r.slot == slot) return r.name;
+        if (r.has_slot && r.slot == slot) return r.name;
     return "LREG_" + std::to_string(slot);
 }
 
@@ -99,7 +104,20 @@ RegisterDescription read_register(const Reader& r, const YAML::Node& n, const st
     d.name = r.str(n, at, "name");
     const std::string path = group_path + "." + d.name;
     if (per_layer) {
-        d.slot = r.u32(n, path, "slot");
+        // A kind sits in a slot of the per-layer banks, or (registers that only
+        // some layers have, such as the MAX78002 streaming registers) at its own
+        // offset with its own step between layers.
+        if (n["slot"] && n["offset"]) r.fail(path, "give either slot or offset, not both", &n);
+        if (n["offset"]) {
+            d.has_slot = false;
+            d.offset = r.u64(n, path, "offset");
+            if (d.offset % 4) r.fail(path + ".offset", "must be a multiple of 4", &n);
+            d.layer_step = r.positive(n, path, "layer_step");
+            if (d.layer_step % 4) r.fail(path + ".layer_step", "must be a multiple of 4", &n);
+        } else {
+            d.slot = r.u32(n, path, "slot");
+        }
+        if (n["layers"]) d.layers = static_cast<uint32_t>(r.positive(n, path, "layers"));
         if (n["access"]) d.access = parse_access(r, n, path);
     } else {
         d.offset = r.u64(n, path, "offset");
@@ -187,30 +205,42 @@ RegisterMap read_register_map(const Reader& r, const YAML::Node& root, const Dev
 
     // Per-layer kinds: each slot once, inside the configured slot count; they repeat per layer.
     std::map<uint32_t, std::string> slots;
-    for (const RegisterDescription& d : m.layer) {
-        const std::string key = "register_map.layer." + d.name + ".slot";
+    uint32_t next_free_slot = c.layer_register_count;  // kinds placed by offset are numbered after the slots
+    for (RegisterDescription& d : m.layer) {
+        const std::string key = "register_map.layer." + d.name;
+        if (d.layers == 0) d.layers = c.max_layers;
+        if (d.layers > c.max_layers)
+            r.fail(key + ".layers", "exceeds accelerator.max_layers (" + std::to_string(c.max_layers) + ")", &map);
+        if (!d.has_slot) {
+            d.slot = next_free_slot++;
+            continue;
+        }
         if (d.slot >= c.layer_register_count)
-            r.fail(key, "beyond registers.layer_registers.count (" + std::to_string(c.layer_register_count) + ")",
-                   &map);
-        if (slots.count(d.slot)) r.fail(key, "slot already used by " + slots[d.slot], &map);
+            r.fail(key + ".slot",
+                   "beyond registers.layer_registers.count (" + std::to_string(c.layer_register_count) + ")", &map);
+        if (slots.count(d.slot)) r.fail(key + ".slot", "slot already used by " + slots[d.slot], &map);
         slots[d.slot] = d.name;
+        d.offset = c.layer_register_offset + uint64_t(d.slot) * c.layer_register_stride;
+        d.layer_step = c.layer_register_layer_stride;
     }
     std::sort(m.layer.begin(), m.layer.end(),
               [](const RegisterDescription& a, const RegisterDescription& b) { return a.slot < b.slot; });
-    for (RegisterDescription& d : m.layer)
-        d.offset = c.layer_register_offset + uint64_t(d.slot) * c.layer_register_stride;
 
-    // Global quadrant registers may sit in a per-layer slot no kind uses (REG_IFRM), nowhere else in the banks.
+    // Every word of every layer's copy once, inside the quadrant block; global
+    // registers may use a per-layer word no kind uses (MAX78000 REG_IFRM), no other.
     check_block(r, map, m.quadrant, "quadrant", c.quadrant_regs.size);
-    const uint64_t banks_end = c.layer_register_offset + uint64_t(c.layer_register_count) * c.layer_register_stride;
-    for (const RegisterDescription& d : m.quadrant) {
-        if (d.offset < c.layer_register_offset || d.offset >= banks_end) continue;
-        const uint64_t slot = (d.offset - c.layer_register_offset) / c.layer_register_stride;
-        if (slots.count(static_cast<uint32_t>(slot)))
-            r.fail("register_map.quadrant." + d.name + ".offset",
-                   "lies in per-layer slot " + std::to_string(slot) + " of " + slots[static_cast<uint32_t>(slot)],
-                   &map);
-    }
+    std::map<uint64_t, std::string> words;
+    for (const RegisterDescription& d : m.quadrant) words[d.offset] = d.name;
+    for (const RegisterDescription& d : m.layer)
+        for (uint32_t layer = 0; layer < d.layers; ++layer) {
+            const uint64_t offset = RegisterMap::layer_offset(d, layer);
+            const std::string key = "register_map.layer." + d.name;
+            if (offset + 4 > c.quadrant_regs.size)
+                r.fail(key, "layer " + std::to_string(layer) + "'s copy lies beyond registers.quadrant.size", &map);
+            if (auto it = words.find(offset); it != words.end())
+                r.fail(key, "layer " + std::to_string(layer) + "'s copy has the address of " + it->second, &map);
+            words[offset] = d.name + " of layer " + std::to_string(layer);
+        }
     check_block(r, map, m.fifo, "fifo", c.fifo_regs.size);
     check_block(r, map, m.aon, "aon", c.aon_regs.size);
     for (const RegisterDescription& d : m.fifo)

@@ -54,9 +54,12 @@ struct FieldDescription {
 
 struct RegisterDescription {
     std::string name;
-    uint64_t offset = 0;  // bytes from the block base (per-layer kinds: from layer 0 of the slot)
-    uint32_t slot = 0;    // per-layer kinds only: LREG slot index
-    uint32_t count = 1;   // >1: an array of `count` registers `step` bytes apart (name + index)
+    uint64_t offset = 0;      // bytes from the block base (per-layer kinds: of layer 0)
+    uint32_t slot = 0;        // per-layer kinds only: LREG slot index (kinds placed by offset: after the slots)
+    bool has_slot = true;     // per-layer kinds: placed by slot (false: by an explicit offset)
+    uint64_t layer_step = 0;  // per-layer kinds: bytes between the copies of two layers
+    uint32_t layers = 0;      // per-layer kinds: layers that have this register (from layer 0)
+    uint32_t count = 1;       // >1: an array of `count` registers `step` bytes apart (name + index)
     uint64_t step = 4;
     RegAccess access = RegAccess::RW;
     uint32_t reset = 0;  // the fields' resets combined
@@ -84,6 +87,12 @@ struct RegisterMap {
 
     // Name of per-layer slot `slot` ("LREG_<n>" for a slot no kind uses).
     std::string layer_register_name(unsigned slot) const;
+    // The per-layer kind called `name`, or nullptr when this device has none.
+    const RegisterDescription* find_layer_register(const std::string& name) const;
+    // Offset of layer `layer`'s copy of per-layer kind `d` inside the quadrant block.
+    static uint64_t layer_offset(const RegisterDescription& d, uint32_t layer) {
+        return d.offset + d.layer_step * layer;
+    }
 };
 
 }  // namespace ai8x

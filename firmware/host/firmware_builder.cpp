@@ -148,6 +148,15 @@ std::vector<std::string> FirmwareBuilder::firmware_sources(const std::string& di
     return out;
 }
 
+std::vector<std::string> FirmwareBuilder::riscv_device_flags() const {
+    // The RISC-V core numbers the interrupts its own way (firmware/shim/include/device_map.h).
+    return {
+        "-DAI8XSIM_CNN_IRQ=" + std::to_string(cfg_.riscv.cnn_irq),
+        "-DAI8XSIM_CNN_FIFO_IRQ=" + std::to_string(cfg_.riscv.cnn_fifo_irq),
+        "-DAI8XSIM_IRQ_COUNT=" + std::to_string(cfg_.riscv.irq_count),
+    };
+}
+
 std::vector<std::string> FirmwareBuilder::riscv_sources(const std::string& dir) {
     std::vector<std::string> out;
     if (!dual_core(dir)) return out;
@@ -177,6 +186,7 @@ void FirmwareBuilder::build_riscv(const std::string& dir, uint64_t flash_base, c
     while (!libgcc.empty() && std::isspace(static_cast<unsigned char>(libgcc.back()))) libgcc.pop_back();
     std::string cmd = shell_quote(gcc) + " -march=" + rv.march + " -mabi=" + rv.mabi;
     for (const char* f : kRiscvCompileFlags) cmd += std::string(" ") + f;
+    for (const auto& f : riscv_device_flags()) cmd += " " + f;
     // The C library headers of the shim come first: the toolchain brings none.
     cmd += " -I" + shell_quote((riscv / "include").string()) + " -I" + shell_quote((shim / "include").string()) +
            " -I" + shell_quote(dir);
@@ -217,15 +227,29 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
     std::vector<fs::path> support = files_under(shim, ".c");
     for (auto& p : files_under(startup, ".c")) support.push_back(p);
 
+    // The device's interrupt numbers name CNN_IRQn and size the vector table
+    // in the shim (firmware/shim/include/device_map.h).
+    const std::vector<std::string> device_flags = {
+        "-DAI8XSIM_CNN_IRQ=" + std::to_string(cfg_.cnn_irq),
+        "-DAI8XSIM_CNN_FIFO_IRQ=" + std::to_string(cfg_.cnn_fifo_irq),
+        "-DAI8XSIM_IRQ_COUNT=" + std::to_string(cfg_.irq_count),
+        "-DAI8XSIM_RISCV_IRQ=" + std::to_string(cfg_.soc.arm_irq_from_riscv),
+    };
+
     // Hash every input that can change the image.
     Fnv1a hash;
     for (const auto& f : kCompileFlags) hash.add(f);
+    for (const auto& f : device_flags) hash.add(f);
     hash.add(std::to_string(flash->base) + ":" + std::to_string(flash->size) + ":" + std::to_string(sram->base) + ":" +
              std::to_string(sram->size));
     const bool dual = dual_core(dir);
+    if (dual && !cfg_.riscv.present)
+        throw std::runtime_error(dir + ": main_riscv.c makes this a dual-core image, but " + cfg_.source_path +
+                                 " describes no RISC-V core (no riscv: section) for the " + cfg_.name);
     const fs::path riscv = fs::path(kFirmwareDir) / "riscv";
     if (dual) {
         for (const char* f : kRiscvCompileFlags) hash.add(f);
+        for (const auto& f : riscv_device_flags()) hash.add(f);
     }
     if (dual)
         hash.add("riscv:" + cfg_.riscv.libgcc_march + cfg_.riscv.march + ":" + cfg_.riscv.mabi + ":" +
@@ -293,6 +317,7 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
         ld.close();
         std::string cmd = shell_quote(gcc);
         for (const auto& f : kCompileFlags) cmd += " " + f;
+        for (const auto& f : device_flags) cmd += " " + f;
         cmd += " -I" + shell_quote((shim / "include").string()) + " -I" + shell_quote(dir);
         for (const auto& s : sources) cmd += " " + shell_quote(s);
         for (const auto& s : support) cmd += " " + shell_quote(s.string());

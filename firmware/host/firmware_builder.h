@@ -51,6 +51,8 @@ private:
     // Links the RISC-V image for flash at `flash_base`; throws BuildError.
     void build_riscv(const std::string& dir, uint64_t flash_base, const std::string& out_elf,
                      const std::string& link_dir);
+    // -D flags naming the RISC-V core's interrupt numbers for the shim.
+    std::vector<std::string> riscv_device_flags() const;
     const DeviceConfig& cfg_;
     std::string cache_root_;
 };

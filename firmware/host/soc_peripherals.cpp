@@ -40,6 +40,13 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
                                                                             {"RST1", 0x44, 0x00000000, 0xFFFFFFFF},
                                                                             {"PCLKDIS1", 0x48, 0xFFFFFFFF, 0xFFFFFFFF},
                                                                         })}));
+    // IPLL_CTRL (MSDK gcr_regs.h): EN is bit 0, RDY bit 1. A device with a PLL
+    // (configs: clocks.ipll_hz) locks at once; without one RDY never rises.
+    if (cfg_.clocks.ipll_hz > 0)
+        blocks_.back()->regs.on_write("IPLL_CTRL", [this](uint32_t v) {
+            RegisterFile& gcr = blocks_.front()->regs;
+            gcr.value("IPLL_CTRL") = (v & 1u) ? (v | 2u) : (v & ~2u);
+        });
     blocks_.back()->regs.on_write("PCLKDIV", [this](uint32_t v) {
         pclkdiv_ = v;
         spdlog::debug("{}: CNN clock {:.3f} MHz", this->name(), cnn_clock_hz() / 1e6);
@@ -176,7 +183,10 @@ double SocPeripherals::cnn_clock_hz() const {
     uint32_t div_code = (pclkdiv_ >> kCnnDivPos) & kCnnDivMask;
     // Divider codes 0..3 divide by 2, 4, 8, 16; code 4 passes the clock through.
     double divider = div_code >= 4 ? 1.0 : double(2u << div_code);
+    // CNNCLKSEL: 0 PCLK, 1 ISO/IPO, 3 IPLL (MSDK gcr_regs.h); a device without a
+    // PLL (clocks.ipll_hz 0) keeps the MAX78000 reading of every non-zero code.
     double source = sel == 0 ? cfg_.clocks.pclk_hz : cfg_.clocks.ipo_hz;
+    if (sel == 3 && cfg_.clocks.ipll_hz > 0) source = cfg_.clocks.ipll_hz;
     return source / divider;
 }
 

@@ -38,7 +38,7 @@ void Reset_Handler(void)
 }
 
 /* Entries 2..MXC_IRQ_COUNT-1 all point to Default_Handler until the firmware
- * installs its own with MXC_NVIC_SetVector (CNN_IRQn is entry 16 + 101). */
+ * installs its own with MXC_NVIC_SetVector (CNN_IRQn is entry 16 + the device's CNN interrupt). */
 #define DEFAULT_8 \
     (uint32_t) Default_Handler, (uint32_t) Default_Handler, (uint32_t) Default_Handler, \
     (uint32_t) Default_Handler, (uint32_t) Default_Handler, (uint32_t) Default_Handler, \

@@ -18,8 +18,8 @@ Plane pool_plane(const Plane& in, const LayerConfig& c) {
     for (uint32_t pr = 0; pr < c.pooled_rows; ++pr) {
         for (uint32_t pc = 0; pc < c.pooled_cols; ++pc) {
             std::size_t n = 0;
-            for (uint32_t r = 0; r < c.pool_rows; ++r)
-                for (uint32_t col = 0; col < c.pool_cols; ++col)
+            for (uint32_t r = 0; r < c.pool_rows; r += c.pool_row_step)
+                for (uint32_t col = 0; col < c.pool_cols; col += c.pool_col_step)
                     window[n++] = in[(pr * c.pool_stride + r) * c.in_cols + pc * col_stride + col];
             int8_t v = window[0];
             if (c.pool_enabled)

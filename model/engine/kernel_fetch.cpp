@@ -6,6 +6,34 @@
 
 namespace ai8x {
 
+namespace {
+
+// Depth-wise: in pass j, processor i convolves its input channel with the
+// kernel at the pass's address (what a convolution would read for output 0 of
+// pass j) into output channel j * processors + i. As a dense weight set every
+// other (processor, pass) weighs 0 for that output: nothing is summed across
+// processors.
+LayerWeights spread_depthwise(const LayerWeights& own) {
+    LayerWeights w;
+    w.processors = own.processors;
+    w.passes = own.passes;
+    w.taps = own.taps;
+    w.processor_index = own.processor_index;
+    w.outputs = own.processors * own.passes;
+    w.values.assign(static_cast<std::size_t>(w.outputs) * w.processors * w.passes * w.taps, 0);
+    if (own.outputs == 0) return w;
+    for (uint32_t j = 0; j < own.passes; ++j)
+        for (uint32_t i = 0; i < own.processors; ++i) {
+            const uint32_t o = j * own.processors + i;
+            for (uint32_t t = 0; t < w.taps; ++t)
+                w.values[((static_cast<std::size_t>(o) * w.processors + i) * w.passes + j) * w.taps + t] =
+                    own.at(0, i, j, t);
+        }
+    return w;
+}
+
+}  // namespace
+
 LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, std::vector<EngineWarning>& warnings) {
     LayerWeights w;
     for (std::size_t i = 0; i < c.processors.size(); ++i)
@@ -16,6 +44,10 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
     w.taps = c.kernel_rows * c.kernel_cols;
     w.values.assign(static_cast<std::size_t>(w.outputs) * w.processors * w.passes * w.taps, 0);
 
+    if (c.bypass) {  // no kernel memory is read: every weight is 1
+        std::fill(w.values.begin(), w.values.end(), int8_t{1});
+        return c.depthwise ? spread_depthwise(w) : w;
+    }
     const uint32_t bits = c.weight_bits;
     const uint32_t slot = c.kernel_slot_bytes;
     const uint32_t kernel_words = state.cfg.kernel_mem.words;
@@ -25,9 +57,11 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
     const uint32_t fields_per_byte = 8 / bits;
     std::vector<int8_t> decoded(std::size_t{fields_per_byte} * 256);
     for (uint32_t sub = 0; sub < fields_per_byte; ++sub)
-        for (uint32_t byte = 0; byte < 256; ++byte)
-            decoded[sub * 256 + byte] =
-                arith::unpack_weight(static_cast<uint8_t>(byte), static_cast<int>(sub), c.weight_format);
+        for (uint32_t byte = 0; byte < 256; ++byte) {
+            const int8_t v = arith::unpack_weight(static_cast<uint8_t>(byte), static_cast<int>(sub), c.weight_format);
+            // Binary 1-bit weights: the stored 0/-1 stand for +1/-1.
+            decoded[sub * 256 + byte] = c.binary_weights ? static_cast<int8_t>(2 * v + 1) : v;
+        }
     for (uint32_t i = 0; i < w.processors; ++i) {
         const LayerProcessor& p = c.processors[w.processor_index[i]];
         const std::vector<KernelWord>& mem = state.kernel[p.global];
@@ -69,6 +103,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
                                     ": mask addresses reach beyond kernel memory; missing weights are 0",
                                 "kernel_beyond_memory"});
     }
+    if (c.depthwise) return spread_depthwise(w);
     return w;
 }
 

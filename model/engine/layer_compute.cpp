@@ -36,6 +36,38 @@ int64_t bias_for(const AcceleratorState& state, const LayerConfig& cfg, uint32_t
     return sum;
 }
 
+// Depth-wise bias (MAX78002; izer kbias.py): each quadrant's bias memory holds
+// one byte per processor of the quadrant and pass, 16 per pass; in broadcast
+// mode the generator stores them four-way interleaved (position (l % 4) * 4 +
+// l / 4 holds processor l's) from BPTR_SAD * 4, otherwise in order from
+// BPTR_SAD with the first quadrant's leading gap moved to its end.
+int64_t depthwise_bias(const AcceleratorState& state, const LayerConfig& cfg, const LayerWeights& weights, uint32_t o,
+                       std::vector<EngineWarning>& warnings, bool& warned) {
+    const uint32_t i = o % weights.processors, pass = o / weights.processors;
+    const LayerProcessor& p = cfg.processors[static_cast<std::size_t>(weights.processor_index[i])];
+    const uint32_t per_quadrant = state.cfg.processors_per_quadrant;
+    for (const auto& b : cfg.biases) {
+        if (b.quadrant != p.quadrant) continue;
+        const uint32_t l = static_cast<uint32_t>(p.local);
+        // Without broadcast the generator moves the first quadrant's leading
+        // unused processors to the end of that quadrant's bias block.
+        const LayerProcessor& first = cfg.processors.front();
+        const uint32_t gap = p.quadrant == first.quadrant ? static_cast<uint32_t>(first.local) : 0;
+        const uint64_t position = cfg.broadcast ? (l % 4) * 4 + l / 4 : l - gap;
+        const uint64_t index = uint64_t{b.offset} * (cfg.broadcast ? 4 : 1) + uint64_t{pass} * per_quadrant + position;
+        const auto& mem = state.bias[b.quadrant];
+        if (index >= mem.size()) {
+            if (!warned)
+                warnings.push_back({b.quadrant, cfg.layer, "LREG_POST",
+                                    "bias address " + std::to_string(index) + " beyond bias memory; bias 0 used"});
+            warned = true;
+            return 0;
+        }
+        return arith::scaled_bias(static_cast<int8_t>(mem[index]));
+    }
+    return 0;
+}
+
 // 32-bit output keeps the full accumulator (no shift, no saturation); the
 // activation still removes negative values.
 int32_t wide_result(int64_t acc, arith::Activation act) {
@@ -92,7 +124,8 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
     uint32_t bias_warning_output = weights.outputs;
     std::vector<int64_t> bias(weights.outputs);
     for (uint32_t o = 0; o < weights.outputs; ++o) {
-        bias[o] = bias_for(state, cfg, o, bias_warnings, bias_warned);
+        bias[o] = cfg.depthwise ? depthwise_bias(state, cfg, weights, o, bias_warnings, bias_warned)
+                                : bias_for(state, cfg, o, bias_warnings, bias_warned);
         if (bias_warned && bias_warning_output == weights.outputs) bias_warning_output = o;
     }
 

@@ -1,5 +1,6 @@
 #include "model/engine/layer_config.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -45,6 +46,17 @@ bool decode_count(uint32_t reg, RegField count, RegField padding, uint32_t& prog
     return true;
 }
 
+// MAX78002 counts: the count field is where the last pooling window starts in
+// the unpadded input (izer max7800x.py: in_row - diff), padding is PAD + 1 when
+// PADEN is set. `after_stop` is how many input rows (columns) follow from that
+// start on. Returned in the MAX78000's terms (programmed = data + 2 * pad).
+void decode_count_from_stop(uint32_t reg, RegField stop, RegField padding, RegField pad_enable, uint32_t after_stop,
+                            uint32_t& programmed, uint32_t& pad, uint32_t& data) {
+    data = stop.get(reg) + after_stop;
+    pad = pad_enable.is_set(reg) ? padding.get(reg) + 1 : 0;
+    programmed = data + 2 * pad;
+}
+
 }  // namespace
 
 std::string to_hex(uint64_t value) {
@@ -83,8 +95,11 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
         return std::nullopt;
     }
     const int lq = c.lead_quadrant;
+    c.bypass = f.bypass.is_set(reg(lq, LREG_LCTL));
+    if (c.bypass)
+        for (auto& p : c.processors) p.mask_enabled = true;
     for (const auto& p : c.processors) c.convolution = c.convolution || p.mask_enabled;
-    if (c.convolution) {
+    if (c.convolution && !c.bypass) {
         // In a convolution every enabled processor needs its kernels and vice versa.
         for (int q : enabled_quadrants) {
             const uint32_t ena = reg(q, LREG_ENA);
@@ -101,11 +116,21 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     const uint32_t oned = reg(lq, LREG_ONED);
     const uint32_t post = reg(lq, LREG_POST);
 
-    if (!decode_count(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, c.programmed_rows, c.pad_rows, c.in_rows)) {
+    if (f.rcnt_pad_en.width != 0) {
+        // Rows: the last window spans the pooling rows (PRCNT_MAX + 1, dilation
+        // included) or one row; rows beyond it are never read. Columns: CCNT_DIFF
+        // is the rest of the row from the last window's start (the row pitch).
+        const bool pooled = f.pool_en.is_set(lctl);
+        const uint32_t row_window = pooled ? f.prcnt_max.get(reg(lq, LREG_PRCNT)) + 1 : 1;
+        const uint32_t ccnt = reg(lq, LREG_CCNT);
+        decode_count_from_stop(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, f.rcnt_pad_en, row_window, c.programmed_rows,
+                               c.pad_rows, c.in_rows);
+        decode_count_from_stop(ccnt, f.ccnt_max, f.ccnt_pad, f.ccnt_pad_en, std::max(1u, f.ccnt_diff.get(ccnt)),
+                               c.programmed_cols, c.pad_cols, c.in_cols);
+    } else if (!decode_count(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, c.programmed_rows, c.pad_rows, c.in_rows)) {
         warn(warnings, cfg, lq, layer, LREG_RCNT, "row count does not exceed twice the padding; layer skipped");
         return std::nullopt;
-    }
-    if (!decode_count(reg(lq, LREG_CCNT), f.ccnt_max, f.ccnt_pad, c.programmed_cols, c.pad_cols, c.in_cols)) {
+    } else if (!decode_count(reg(lq, LREG_CCNT), f.ccnt_max, f.ccnt_pad, c.programmed_cols, c.pad_cols, c.in_cols)) {
         warn(warnings, cfg, lq, layer, LREG_CCNT, "column count does not exceed twice the padding; layer skipped");
         return std::nullopt;
     }
@@ -154,6 +179,8 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     if (c.pool_enabled) {
         c.pool_rows = f.prcnt_max.get(reg(lq, LREG_PRCNT)) + 1;
         c.pool_cols = c.conv1d ? 1 : f.pccnt_max.get(reg(lq, LREG_PCCNT)) + 1;
+        c.pool_row_step = f.prcnt_inc.get(reg(lq, LREG_PRCNT)) + 1;
+        c.pool_col_step = c.conv1d ? 1 : f.pccnt_inc.get(reg(lq, LREG_PCCNT)) + 1;
     }
     c.pool_stride = f.stride.get(reg(lq, LREG_STRIDE)) + 1;
     const uint32_t col_stride = c.conv1d ? 1 : c.pool_stride;
@@ -179,6 +206,7 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     // Post-processing register.
     c.weight_format = weight_format_from_field(f.mask_size.get(post));
     c.weight_bits = static_cast<uint32_t>(arith::weight_bits(c.weight_format));
+    c.binary_weights = c.weight_bits == 1 && ctl.timeshft.is_set(state.quadrant[lq].ctl);
     // SCALE_SHFT:SCALE_REG together are the sign-magnitude shift code arith decodes.
     c.output_shift = arith::decode_output_shift(f.scale_shft.get(post) << f.scale_reg.width | f.scale_reg.get(post));
     if (f.out_abs.is_set(post))
@@ -186,6 +214,8 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     else if (f.act_en.is_set(lctl))
         c.activation = arith::Activation::ReLU;
     c.flatten = f.flatten_en.is_set(post);
+    c.depthwise = f.dw_en.is_set(post);
+    c.broadcast = f.broadcast.is_set(lctl);
     c.passes = f.inpchexp.get(lctl2) + 1;
     // Flatten: XPMP_CNT holds the pass count's bits above INPCHEXP's.
     if (c.flatten) c.passes += f.xpmp_cnt.get(post) << f.inpchexp.width;
@@ -195,13 +225,12 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     }
 
     // Kernel memory range and output channels.
-    const uint32_t mcnt = reg(lq, LREG_MCNT);
-    c.mask_start = f.mcnt_sad.get(mcnt);
-    c.mask_end = f.mcnt_max.get(mcnt);
+    c.mask_start = f.mcnt_sad.get(reg(lq, f.mcnt_sad_kind));
+    c.mask_end = f.mcnt_max.get(reg(lq, f.mcnt_max_kind));
     c.channel_positions = f.xpch_max.get(lctl2) / c.weight_bits + 1;
     if (c.convolution) {
         if (c.mask_end < c.mask_start) {
-            warn(warnings, cfg, lq, layer, LREG_MCNT, "mask end address below mask start; layer skipped");
+            warn(warnings, cfg, lq, layer, f.mcnt_max_kind, "mask end address below mask start; layer skipped");
             return std::nullopt;
         }
         // The mask address runs through (output pass, channel, input pass); the

@@ -49,7 +49,10 @@ struct LayerConfig {
     // Pooling: window and stride (a 1x1 window with stride > 1 subsamples).
     bool pool_enabled = false;
     bool pool_max = false;
-    uint32_t pool_rows = 1, pool_cols = 1;
+    uint32_t pool_rows = 1, pool_cols = 1;  // rows/columns the window spans (dilation included)
+    // Pool dilation (MAX78002 PRCNT_INC/PCCNT_INC + 1): the window takes every
+    // pool_row_step-th row and pool_col_step-th column of its span.
+    uint32_t pool_row_step = 1, pool_col_step = 1;
     uint32_t pool_stride = 1;
     arith::AvgPoolRounding pool_rounding = arith::AvgPoolRounding::Truncate;
     uint32_t pooled_rows = 0, pooled_cols = 0;
@@ -78,6 +81,19 @@ struct LayerConfig {
     uint32_t mask_start = 0, mask_end = 0;
     arith::WeightFormat weight_format = arith::WeightFormat::Bits8;
     uint32_t weight_bits = 8;
+    // REG_CTL.TIMESHFT with 1-bit weights (MAX78002 "binary" quantization): a
+    // stored 0 weighs +1 and a stored 1 weighs -1 instead of 0 and -1.
+    bool binary_weights = false;
+    // LREG_POST.DW_EN (MAX78002): depth-wise convolution, every processor
+    // convolves its own input channel with its own kernel into output channel
+    // number = its index among the enabled processors; nothing is summed across
+    // processors.
+    bool depthwise = false;
+    bool broadcast = false;
+    // LREG_LCTL.BYPASS (MAX78002 kernel bypass): the multipliers are bypassed,
+    // every weight is 1 (izer's model of it: a kernel of ones, output shift 7);
+    // every enabled processor takes part although no mask is enabled.
+    bool bypass = false;  // LREG_LCTL.BROADCAST with depth-wise: bias stored four-way interleaved
 
     // Output channels.
     uint32_t channel_positions = 1;  // output channels per pass (from LCTL2 XPCH_MAX)

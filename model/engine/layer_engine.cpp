@@ -128,11 +128,6 @@ LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warning
         warnings.push_back({-1, layer, "REG_LCNT_MAX", "layer index outside the register file"});
         return stats;
     }
-    if (state_.cfg.layer_register_count <= LREG_LCTL2) {
-        warnings.push_back(
-            {-1, layer, "LREG_LCTL2", "device description has too few per-layer registers for this engine"});
-        return stats;
-    }
     const SequencePlan plan = plan_sequence(state_);
     std::optional<LayerConfig> cfg = decode_layer(state_, layer, plan.enabled_quadrants, warnings);
     if (!cfg) return stats;

@@ -6,7 +6,7 @@ namespace ai8x {
 
 OutputWriter::OutputWriter(AcceleratorState& state, const LayerConfig& cfg, std::vector<EngineWarning>& warnings)
     : state_(state), cfg_(cfg), warnings_(warnings), writes_(state.data_sram_arrays.size(), 0) {
-    while ((1u << word_bits_) < state.cfg.data_sram.words) ++word_bits_;
+    word_bits_ = state.cfg.data_sram.pointer_shift();
 }
 
 bool OutputWriter::locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word,

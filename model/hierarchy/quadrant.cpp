@@ -20,7 +20,7 @@ std::vector<MemoryArray<Word>*> arrays_of(const std::vector<std::unique_ptr<Owne
 }  // namespace
 
 Quadrant::Quadrant(sc_core::sc_module_name name, const DeviceConfig& cfg, uint32_t q)
-    : sc_module(name), index(q), registers(cfg.layer_register_count, cfg.max_layers) {
+    : sc_module(name), index(q), registers(kLayerRegisterKinds, cfg.max_layers) {
     activity.size_for(cfg.max_layers);
     for (uint32_t i = 0; i < cfg.bias_mem.instances_per_quadrant; ++i) {
         const std::string n = cfg.bias_mem.instances_per_quadrant == 1 ? "bias" : "bias" + std::to_string(i);

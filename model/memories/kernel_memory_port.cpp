@@ -52,7 +52,7 @@ void KernelMemoryPort::start_stream(uint64_t offset) {
     streaming_ = false;
     stream_bytes_.clear();
     overflow_reported_ = false;
-    if (instance >= geo_.instances_per_quadrant || word >= geo_.words) {
+    if (instance >= geo_.instances_per_quadrant || word >= geo_.words_of(uint32_t(instance))) {
         spdlog::error("{}: express start address 0x{:08x} selects processor {} word {}, outside kernel memory", name_,
                       address_of(offset), instance, word);
         return;
@@ -65,10 +65,10 @@ void KernelMemoryPort::start_stream(uint64_t offset) {
 void KernelMemoryPort::stream_word(uint32_t value, uint64_t offset) {
     for (int shift = 24; shift >= 0; shift -= 8) stream_bytes_.push_back(uint8_t(value >> shift));
     while (stream_bytes_.size() >= 9) {
-        if (stream_word_ >= geo_.words) {
+        if (stream_word_ >= geo_.words_of(stream_instance_)) {
             if (!overflow_reported_)
                 spdlog::error("{}: express kernel load at 0x{:08x} runs past word {} of processor {}; dropped", name_,
-                              address_of(offset), geo_.words - 1,
+                              address_of(offset), geo_.words_of(stream_instance_) - 1,
                               quadrant_ * geo_.instances_per_quadrant + stream_instance_);
             overflow_reported_ = true;
         } else {

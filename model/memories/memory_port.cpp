@@ -26,7 +26,7 @@ void MemoryPort::transport(tlm::tlm_generic_payload& trans, uint64_t offset) {
     const uint64_t instance = geo_.instance_stride ? offset / geo_.instance_stride : 0;
     const uint64_t within = geo_.instance_stride ? offset % geo_.instance_stride : offset;
     const uint64_t word = within / geo_.slot_bytes;
-    if (instance >= geo_.instances_per_quadrant || word >= geo_.words) {
+    if (instance >= geo_.instances_per_quadrant || word >= geo_.words_of(uint32_t(instance))) {
         spdlog::error("{}: {} at 0x{:08x}: between memory instances (no word here)", name_, what, address_of(offset));
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return;

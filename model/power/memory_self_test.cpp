@@ -1,5 +1,7 @@
 #include "model/power/memory_self_test.h"
 
+#include <algorithm>
+
 #include "model/power/power_fields.h"
 #include "model/power/quadrant_memories.h"
 #include "model/registers/register_fields.h"
@@ -43,6 +45,23 @@ std::string run_memory_self_test(AcceleratorState& state, uint32_t q, uint32_t o
     reg =
         f.bist_finished.with(f.bist_done.with(f.bist_fail.with(reg, f.bist_fail.get(status)), f.bist_done.get(status)),
                              f.bist_finished.get(status));
+
+    // Clearing (MAX78002): the generated cnn_init() writes only non-zero
+    // register values, so it first clears every per-layer register ("Clear
+    // registers", then polls ZERO_DONE); with MEM_SEL bit 0 (written when the
+    // network has biases) the bias memory too. Done at once, like the tests.
+    if (f.zero_start.width != 0) {
+        const bool clearing = f.zero_start.is_set(reg);
+        if (clearing && !f.zero_done.is_set(old_value)) {
+            for (auto& kind : state.quadrant[q].lreg) std::fill(kind.begin(), kind.end(), 0u);
+            ran += (ran.empty() ? "" : ", ") + std::string("per-layer registers");
+            if (f.zero_select.bit(reg, 0)) {
+                zero_quadrant_memory(state, q, MemoryKind::Bias);
+                ran += ", bias (clear)";
+            }
+        }
+        reg = f.zero_done.with(reg, clearing ? 1 : 0);
+    }
     return ran;
 }
 

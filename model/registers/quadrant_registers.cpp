@@ -19,25 +19,52 @@ uint32_t* global_cell(QuadrantRegisters& regs, const std::string& name) {
     return nullptr;
 }
 
+constexpr const char* kKindNames[kLayerRegisterKinds] = {
+    "LREG_RCNT",      "LREG_CCNT",      "LREG_ONED",       "LREG_PRCNT",      "LREG_PCCNT",
+    "LREG_STRIDE",    "LREG_WPTR_BASE", "LREG_WPTR_TOFFS", "LREG_WPTR_MOFFS", "LREG_WPTR_CHOFFS",
+    "LREG_RPTR_BASE", "LREG_LCTL",      "LREG_MCNT",       "LREG_TPTR",       "LREG_ENA",
+    "LREG_POST",      "LREG_STREAM1",   "LREG_STREAM2",    "LREG_FMAX",       nullptr,
+    "LREG_LCTL2",     "LREG_NXTLYR",    "LREG_MCNT1",      "LREG_MCNT2",      "LREG_OCHAN",
+};
+
+// Storage index of the per-layer kind called `name`; kLayerRegisterKinds for none.
+unsigned kind_of(const std::string& name) {
+    for (unsigned k = 0; k < kLayerRegisterKinds; ++k)
+        if (kKindNames[k] && name == kKindNames[k]) return k;
+    return kLayerRegisterKinds;
+}
+
 }  // namespace
 
-std::string layer_register_name(const DeviceConfig& cfg, unsigned kind) {
-    return cfg.registers ? cfg.registers->layer_register_name(kind) : "LREG_" + std::to_string(kind);
+const char* layer_register_kind_name(unsigned kind) {
+    return kind < kLayerRegisterKinds && kKindNames[kind] ? kKindNames[kind] : nullptr;
+}
+
+std::string layer_register_name(const DeviceConfig&, unsigned kind) {
+    const char* name = layer_register_kind_name(kind);
+    return name ? name : "LREG_" + std::to_string(kind);
 }
 
 void add_quadrant_registers(RegisterBank& bank, QuadrantRegisters& regs, const DeviceConfig& cfg) {
     const RegisterMap& map = *cfg.registers;
     for (const RegisterDescription& d : map.quadrant) {
         uint32_t* cell = global_cell(regs, d.name);
-        if (!cell)
-            throw ConfigError(map.source_path + ": register_map.quadrant." + d.name +
-                              ": the model has no storage for this register");
+        if (!cell) {
+            // A register no behaviour reads (MAX78002 snoop): stored as written.
+            regs.stored_only.push_back(d.reset);
+            cell = &regs.stored_only.back();
+        }
         bank.add(register_def(d, d.name, d.offset), cell);
     }
-    for (const RegisterDescription& d : map.layer)
-        for (uint32_t layer = 0; layer < cfg.max_layers; ++layer)
-            bank.add(register_def(d, "L" + std::to_string(layer) + "_" + d.name, d.offset + 4ull * layer),
-                     &regs.lreg[d.slot][layer]);
+    for (const RegisterDescription& d : map.layer) {
+        const unsigned kind = kind_of(d.name);
+        if (kind >= kLayerRegisterKinds)
+            throw ConfigError(map.source_path + ": register_map.layer." + d.name +
+                              ": the model has no storage for this per-layer register");
+        for (uint32_t layer = 0; layer < d.layers; ++layer)
+            bank.add(register_def(d, "L" + std::to_string(layer) + "_" + d.name, RegisterMap::layer_offset(d, layer)),
+                     &regs.lreg[kind][layer]);
+    }
 }
 
 }  // namespace ai8x

@@ -13,9 +13,11 @@
 
 namespace ai8x {
 
-// Per-layer register kinds: the slot index the model stores each kind under
-// (QuadrantRegisters::lreg[kind]). register_fields() checks that the device
-// description puts every kind in this slot; slot 19 of layer 0 is REG_IFRM.
+// Per-layer register kinds: the index the model stores each kind under
+// (QuadrantRegisters::lreg[kind]), found by the kind's name in the device
+// description (where it sits on the bus is the description's business). The
+// first 21 match the MAX78000's slots (19 is its REG_IFRM word); the kinds
+// after LREG_LCTL2 exist on the MAX78002 only.
 enum LayerRegisterKind : unsigned {
     LREG_RCNT = 0,
     LREG_CCNT,
@@ -38,10 +40,18 @@ enum LayerRegisterKind : unsigned {
     LREG_FMAX,
     LREG_IFRM_SLOT,
     LREG_LCTL2,
+    LREG_NXTLYR,  // next layer / stop (layer links)
+    LREG_MCNT1,   // last kernel word (the MAX78000's LREG_MCNT split in two)
+    LREG_MCNT2,   // first kernel word
+    LREG_OCHAN,   // output channel count
+    kLayerRegisterKinds
 };
 
-// Name of per-layer slot `kind` in `cfg`'s description ("LREG_RCNT"), or
-// "LREG_<n>" for a slot without one.
+// The model's name of kind `kind` ("LREG_RCNT"), "LREG_<n>" for an index
+// no kind has.
+const char* layer_register_kind_name(unsigned kind);
+
+// Name of per-layer kind `kind` ("LREG_RCNT"), or "LREG_<n>" for none.
 std::string layer_register_name(const DeviceConfig& cfg, unsigned kind);
 
 // Adds every register of one quadrant to `bank` (offsets relative to the quadrant

@@ -9,14 +9,9 @@ namespace ai8x {
 
 namespace {
 
-// The model stores per-layer registers by LayerRegisterKind; the description must agree.
-const RegisterDescription& layer_kind(const RegisterMap& map, const std::string& name, LayerRegisterKind kind) {
-    const RegisterDescription& d = map.layer_register(name);
-    if (d.slot != kind)
-        throw ConfigError(map.source_path + ": register_map.layer." + name + ".slot: the model stores " + name +
-                          " in slot " + std::to_string(unsigned(kind)) + ", the description says " +
-                          std::to_string(d.slot));
-    return d;
+// The model stores per-layer registers by LayerRegisterKind, found by name.
+const RegisterDescription& layer_kind(const RegisterMap& map, const std::string& name, LayerRegisterKind) {
+    return map.layer_register(name);
 }
 
 }  // namespace
@@ -34,6 +29,7 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     ctl.mexpress = m.field(c, "MEXPRESS");
     ctl.ffifo_en = m.field(c, "FFIFO_EN");
     ctl.qupac = m.field(c, "QUPAC");
+    ctl.timeshft = m.field(c, "TIMESHFT");
 
     const RegisterDescription& l = m.quadrant_register("REG_LCNT_MAX");
     lcnt.last = m.field(l, "LCNT");
@@ -47,6 +43,11 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     const auto& ccnt = layer_kind(m, "LREG_CCNT", LREG_CCNT);
     f.ccnt_max = m.field(ccnt, "CCNT_MAX");
     f.ccnt_pad = m.field(ccnt, "CCNT_PAD");
+    if (rcnt.find("RCNT_PADEN")) {
+        f.rcnt_pad_en = m.field(rcnt, "RCNT_PADEN");
+        f.ccnt_pad_en = m.field(ccnt, "CCNT_PADEN");
+        f.ccnt_diff = m.field(ccnt, "CCNT_DIFF");
+    }
     const auto& oned = layer_kind(m, "LREG_ONED", LREG_ONED);
     f.tscnt_max = m.field(oned, "TSCNT_MAX");
     f.oned_sad = m.field(oned, "ONED_SAD");
@@ -56,8 +57,14 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.ewise_func = m.field(oned, "EWISE_FUNC");
     f.prepool = m.field(oned, "PREPOOL");
     f.ewise_cnt = m.field(oned, "EWISE_CNT");
-    f.prcnt_max = m.field(layer_kind(m, "LREG_PRCNT", LREG_PRCNT), "PRCNT_MAX");
-    f.pccnt_max = m.field(layer_kind(m, "LREG_PCCNT", LREG_PCCNT), "PCCNT_MAX");
+    const auto& prcnt = layer_kind(m, "LREG_PRCNT", LREG_PRCNT);
+    const auto& pccnt = layer_kind(m, "LREG_PCCNT", LREG_PCCNT);
+    f.prcnt_max = m.field(prcnt, "PRCNT_MAX");
+    f.pccnt_max = m.field(pccnt, "PCCNT_MAX");
+    if (prcnt.find("PRCNT_INC")) {
+        f.prcnt_inc = m.field(prcnt, "PRCNT_INC");
+        f.pccnt_inc = m.field(pccnt, "PCCNT_INC");
+    }
     f.stride = m.field(layer_kind(m, "LREG_STRIDE", LREG_STRIDE), "STRIDE");
     f.wptr_base = m.field(layer_kind(m, "LREG_WPTR_BASE", LREG_WPTR_BASE), "WPTR_BASE");
     f.wptr_toff = m.field(layer_kind(m, "LREG_WPTR_TOFFS", LREG_WPTR_TOFFS), "WPTR_TOFF");
@@ -70,9 +77,17 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.maxpl_en = m.field(lctl, "MAXPL_EN");
     f.act_en = m.field(lctl, "ACT_EN");
     f.bigdwrt = m.field(lctl, "BIGDWRT");
-    const auto& mcnt = layer_kind(m, "LREG_MCNT", LREG_MCNT);
-    f.mcnt_max = m.field(mcnt, "MCNT_MAX");
-    f.mcnt_sad = m.field(mcnt, "MCNT_SAD");
+    f.broadcast = m.field(lctl, "BROADCAST");
+    f.bypass = m.field(lctl, "BYPASS");
+    if (const RegisterDescription* mcnt = m.find_layer_register("LREG_MCNT")) {
+        f.mcnt_max = m.field(*mcnt, "MCNT_MAX");
+        f.mcnt_sad = m.field(*mcnt, "MCNT_SAD");
+    } else {  // the kernel range in two registers
+        f.mcnt_max = m.field(layer_kind(m, "LREG_MCNT1", LREG_MCNT1), "MCNT_MAX");
+        f.mcnt_sad = m.field(layer_kind(m, "LREG_MCNT2", LREG_MCNT2), "MCNT_SAD");
+        f.mcnt_max_kind = LREG_MCNT1;
+        f.mcnt_sad_kind = LREG_MCNT2;
+    }
     const auto& tptr = layer_kind(m, "LREG_TPTR", LREG_TPTR);
     f.tptr_max = m.field(tptr, "TPTR_MAX");
     f.tptr_sad = m.field(tptr, "TPTR_SAD");
@@ -89,6 +104,7 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.out_abs = m.field(post, "OUT_ABS");
     f.flatten_en = m.field(post, "FLATTEN_EN");
     f.deconv_en = m.field(post, "DECONV_EN");
+    if (post.find("DW_EN")) f.dw_en = m.field(post, "DW_EN");
     const auto& s1 = layer_kind(m, "LREG_STREAM1", LREG_STREAM1);
     f.stream_start = m.field(s1, "STREAM_START");
     f.fifo_go = m.field(s1, "FIFO_GO");
@@ -101,6 +117,12 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.inpchexp = m.field(lctl2, "INPCHEXP");
     f.wptr_inc = m.field(lctl2, "WPTR_INC");
     f.xpch_max = m.field(lctl2, "XPCH_MAX");
+
+    if (const RegisterDescription* next = m.find_layer_register("LREG_NXTLYR")) {
+        f.next_layer = m.field(*next, "NEXT_LAYER");
+        f.link_en = m.field(*next, "LINK_EN");
+        f.stop = m.field(*next, "STOP");
+    }
 
     fifo.enable = m.field(m.fifo_register("FIFO_CTL"), "FIFO_ENA");
 
@@ -118,6 +140,11 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     power.bist_fail = m.field(test, "BIST_FAIL");
     power.bist_done = m.field(test, "BIST_DONE");
     power.bist_finished = m.field(test, "BIST_FINISHED");
+    if (test.find("ZERO_EX")) {
+        power.zero_start = m.field(test, "ZERO_EX");
+        power.zero_select = m.field(test, "MEM_SEL");
+        power.zero_done = m.field(test, "ZERO_DONE");
+    }
     power.kernel_power_down = m.field(m.aon_register("AON_CTL"), "PWR_DOWN");
 }
 

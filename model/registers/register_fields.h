@@ -22,6 +22,7 @@ struct CtlFields {        // REG_CTL
     RegField mexpress;    // MEXPRESS: express kernel loading
     RegField ffifo_en;    // FFIFO_EN: input from the RISC-V core's fast FIFO
     RegField qupac;       // QUPAC: the fast FIFO fans out to all four FIFOs
+    RegField timeshft;    // TIMESHFT: 1-bit weights are -1/+1 (the generator sets it for binary quantization)
 };
 
 struct LcntFields {  // REG_LCNT_MAX
@@ -31,23 +32,32 @@ struct LcntFields {  // REG_LCNT_MAX
 
 // Fields of the per-layer registers, grouped by register.
 struct LayerFields {
-    RegField rcnt_max, rcnt_pad;                                                                  // LREG_RCNT
-    RegField ccnt_max, ccnt_pad;                                                                  // LREG_CCNT
+    RegField rcnt_max, rcnt_pad;  // LREG_RCNT
+    RegField ccnt_max, ccnt_pad;  // LREG_CCNT
+    // MAX78002 counts (width 0 on the MAX78000): padding enables. With them the
+    // count fields hold the start of the last pooling window in the unpadded
+    // input and the pad fields padding - 1 (docs/max78002.md).
+    RegField rcnt_pad_en, ccnt_pad_en;
+    RegField ccnt_diff;  // CCNT_DIFF: input columns after the last window's start (width = CCNT_MAX + CCNT_DIFF)
     RegField tscnt_max, oned_sad, oned_width, oned_en, ewise_en, ewise_func, prepool, ewise_cnt;  // LREG_ONED
-    RegField prcnt_max;                                                                           // LREG_PRCNT
-    RegField pccnt_max;                                                                           // LREG_PCCNT
-    RegField stride;                                                                              // LREG_STRIDE
-    RegField wptr_base, wptr_toff, wptr_moff, wptr_choff, rptr_base;                              // pointer registers
-    RegField parallel, pool_en, maxpl_en, act_en, bigdwrt;                                        // LREG_LCTL
-    RegField mcnt_max, mcnt_sad;                                                                  // LREG_MCNT
-    RegField tptr_max, tptr_sad;                                                                  // LREG_TPTR
-    RegField pro_en, mask_en;                                                                     // LREG_ENA
-    RegField bptr_sad, bptr_en, scale_reg, scale_shft, xpmp_cnt, mask_size, out_abs, flatten_en,
-        deconv_en;                          // LREG_POST
+    RegField prcnt_max, prcnt_inc;  // LREG_PRCNT (PRCNT_INC: pool dilation - 1, MAX78002 only)
+    RegField pccnt_max, pccnt_inc;  // LREG_PCCNT
+    RegField stride;                // LREG_STRIDE
+    RegField wptr_base, wptr_toff, wptr_moff, wptr_choff, rptr_base;           // pointer registers
+    RegField parallel, pool_en, maxpl_en, act_en, bigdwrt, broadcast, bypass;  // LREG_LCTL
+    RegField mcnt_max, mcnt_sad;                                               // LREG_MCNT
+    // Kinds holding MCNT_MAX and MCNT_SAD: LREG_MCNT for both (MAX78000), or
+    // LREG_MCNT1 and LREG_MCNT2 (MAX78002).
+    unsigned mcnt_max_kind = LREG_MCNT, mcnt_sad_kind = LREG_MCNT;
+    RegField tptr_max, tptr_sad;  // LREG_TPTR
+    RegField pro_en, mask_en;     // LREG_ENA
+    RegField bptr_sad, bptr_en, scale_reg, scale_shft, xpmp_cnt, mask_size, out_abs, flatten_en, deconv_en,
+        dw_en;                              // LREG_POST (DW_EN: MAX78002 only)
     RegField stream_start, fifo_go;         // LREG_STREAM1
     RegField invol, delta1, delta2;         // LREG_STREAM2
     RegField fbuf_max;                      // LREG_FMAX
     RegField inpchexp, wptr_inc, xpch_max;  // LREG_LCTL2
+    RegField next_layer, link_en, stop;     // LREG_NXTLYR (MAX78002 layer links; width 0 elsewhere)
 };
 
 struct FifoFields {
@@ -64,7 +74,11 @@ struct PowerFields {
     RegField bist_start[kMemoryKinds];   // REG_SRAM_TEST.BIST_DATA/MASK/TRAM/BIAS_EX
     RegField bist_fail, bist_done;       // REG_SRAM_TEST: bit k per memory kind
     RegField bist_finished;              // REG_SRAM_TEST.BIST_FINISHED
-    RegField kernel_power_down;          // AON_CTL.PWR_DOWN: bit q per quadrant
+    // Register clearing (MAX78002 only; width 0 where the device has none):
+    RegField zero_start;         // REG_SRAM_TEST.ZERO_EX: clear the quadrant's per-layer registers
+    RegField zero_select;        // REG_SRAM_TEST.MEM_SEL: bit 0 also clears the bias memory
+    RegField zero_done;          // REG_SRAM_TEST.ZERO_DONE: the clearing is done
+    RegField kernel_power_down;  // AON_CTL.PWR_DOWN: bit q per quadrant
 };
 
 struct RegisterFields {
@@ -76,8 +90,7 @@ struct RegisterFields {
     PowerFields power;
 
     // Resolves every field by name; throws ConfigError naming the device file
-    // when one is missing or a per-layer kind is not in the slot the model's
-    // storage (LayerRegisterKind) expects.
+    // when one is missing.
     explicit RegisterFields(const RegisterMap& map);
 };
 

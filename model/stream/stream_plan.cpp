@@ -16,11 +16,7 @@ void warn(StreamPlan& p, int quadrant, int layer, const std::string& reg, const 
 }
 
 // log2 of the words of one data memory instance: the low bits of a pointer.
-unsigned word_bits(const DeviceConfig& cfg) {
-    unsigned b = 0;
-    while ((1u << b) < cfg.data_sram.words) ++b;
-    return b;
-}
+unsigned word_bits(const DeviceConfig& cfg) { return cfg.data_sram.pointer_shift(); }
 
 struct Range {
     uint32_t instance, begin, end;  // words [begin, end) of a global instance

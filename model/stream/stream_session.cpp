@@ -54,8 +54,7 @@ EngineResult StreamSession::finish(bool capture_layers) {
     engine.set_capture_target(capture_layers ? &result.outputs : nullptr);
     const DeviceConfig& cfg = state_.cfg;
     const uint32_t ipq = cfg.data_sram.instances_per_quadrant;
-    unsigned word_bits = 0;
-    while ((1u << word_bits) < cfg.data_sram.words) ++word_bits;
+    const unsigned word_bits = cfg.data_sram.pointer_shift();
     const uint32_t low = (1u << word_bits) - 1;
 
     const auto frame_instance_words = [&](auto&& put) {

@@ -184,6 +184,7 @@ int main(int argc, char* argv[]) {
         row.timing.kind = v.kind;
         row.timing.verdict = row.verdict;
         row.timing.expected_failure = expected_failures.count(v.name) != 0;
+        row.timing.has_estimate = v.expected_cycles.has_value();
         rows.push_back(std::move(row));
     }
     if (rows.empty()) {

@@ -157,6 +157,10 @@ std::optional<std::string> read_run_cycles(const nlohmann::json& run, VectorCycl
 CycleStats compute_cycle_stats(const std::vector<VectorCycles>& vectors, const TimingCriteria& c) {
     CycleStats s;
     for (const auto& v : vectors) {
+        if (!v.has_estimate) {
+            s.without_estimate.push_back(v.name);
+            continue;
+        }
         const bool streaming = v.kind == "streaming" ||
                                std::any_of(v.layers.begin(), v.layers.end(), [](const auto& l) { return l.streaming; });
         if (streaming)
@@ -256,7 +260,13 @@ std::string format_cycle_stats(const CycleStats& s, const TimingCriteria& c) {
           << " exact\n";
         if (!s.streaming_missing.empty()) o << "  no data: " << join(s.streaming_missing) << "\n";
     }
-    if (s.unmet.empty()) {
+    if (!s.without_estimate.empty())
+        o << "not judged (the generator gave no latency estimate): " << s.without_estimate.size() << " vector(s)\n";
+    const bool nothing_to_judge =
+        s.judged_vectors == 0 && s.streaming_rows.empty() && s.missing.empty() && s.streaming_missing.empty();
+    if (nothing_to_judge && !s.without_estimate.empty()) {
+        o << "timing: not judged (no vector has a generator estimate)\n";
+    } else if (s.unmet.empty()) {
         o << "timing: criteria met";
         if (s.layers_compared == 0) o << " (no vector without streaming was judged)";
         o << "\n";

@@ -28,6 +28,10 @@ struct VectorCycles {
     std::string kind;     // "plain", "fifo", "streaming" (vector_catalog)
     std::string verdict;  // the runner's verdict, shown for missing data
     bool expected_failure = false;
+    // The generator gave this vector a latency estimate (meta.json latency_cycles
+    // not empty). Without one (MAX78002 vectors) its timing is not judged at all:
+    // neither passing nor failing, only counted as not judged.
+    bool has_estimate = true;
     bool has_data = false;
     uint64_t cnn_cycles = 0;                 // whole inference, FIFO stalls included
     uint64_t stall_cycles = 0;               // cycles waiting for FIFO input words
@@ -87,6 +91,8 @@ struct CycleStats {
     std::vector<FifoRow> fifo_rows;
     // Vectors whose run gave no timing data; `expected` ones do not gate.
     std::vector<std::string> missing, missing_expected;
+    // Vectors without a generator estimate: not judged (any kind, any verdict).
+    std::vector<std::string> without_estimate;
     // Streaming vectors: shown, not judged.
     std::vector<StreamingVectorRow> streaming_rows;
     std::vector<double> streaming_layer_ratios;               // ours / theirs per streaming layer

@@ -5,7 +5,7 @@
 #define AI8XSIM_CORTEX_M4_CORE_H
 
 #include <stdint.h>
-#include "max78000_map.h"
+#include "device_map.h"
 #include "simctl.h"
 
 typedef struct {

@@ -5,7 +5,7 @@
 #define AI8XSIM_FCR_REGS_H
 
 #include <stdint.h>
-#include "max78000_map.h"
+#include "device_map.h"
 
 typedef struct {
     volatile uint32_t fctrl0;       /* 0x00 */

@@ -4,7 +4,7 @@
 #define AI8XSIM_GCFR_REGS_H
 
 #include <stdint.h>
-#include "max78000_map.h"
+#include "device_map.h"
 
 typedef struct {
     volatile uint32_t reg0;   /* 0x00 power enable */

@@ -1,10 +1,10 @@
-/* Global control registers (GCR) of the MAX78000: register layout and the
+/* Global control registers (GCR) of the MAX78000 and MAX78002 (same layout): register layout and the
  * clock fields generated firmware programs. */
 #ifndef AI8XSIM_GCR_REGS_H
 #define AI8XSIM_GCR_REGS_H
 
 #include <stdint.h>
-#include "max78000_map.h"
+#include "device_map.h"
 
 typedef struct {
     volatile uint32_t sysctrl;     /* 0x00 */
@@ -40,6 +40,12 @@ typedef struct {
 #define MXC_S_GCR_PCLKDIV_CNNCLKSEL_PCLK ((uint32_t) (0x0UL << MXC_F_GCR_PCLKDIV_CNNCLKSEL_POS))
 #define MXC_S_GCR_PCLKDIV_CNNCLKSEL_ISO ((uint32_t) (0x1UL << MXC_F_GCR_PCLKDIV_CNNCLKSEL_POS))
 #define MXC_S_GCR_PCLKDIV_CNNCLKSEL_IPLL ((uint32_t) (0x3UL << MXC_F_GCR_PCLKDIV_CNNCLKSEL_POS))
+
+/* IPLL_CTRL (MAX78002): enable the PLL; RDY reads 1 once it is locked. */
+#define MXC_F_GCR_IPLL_CTRL_EN_POS 0
+#define MXC_F_GCR_IPLL_CTRL_EN ((uint32_t) (0x1UL << MXC_F_GCR_IPLL_CTRL_EN_POS))
+#define MXC_F_GCR_IPLL_CTRL_RDY_POS 1
+#define MXC_F_GCR_IPLL_CTRL_RDY ((uint32_t) (0x1UL << MXC_F_GCR_IPLL_CTRL_RDY_POS))
 
 /* PCLKDIS0: a set bit gates the peripheral's clock off. */
 #define MXC_F_GCR_PCLKDIS0_CNN_POS 25

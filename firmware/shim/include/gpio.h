@@ -4,7 +4,7 @@
 #define AI8XSIM_GPIO_H
 
 #include <stdint.h>
-#include "max78000_map.h"
+#include "device_map.h"
 
 typedef struct {
     volatile uint32_t en0;        /* 0x00 GPIO function enable */

@@ -5,7 +5,7 @@
 #define AI8XSIM_MXC_H
 
 #include <stdint.h>
-#include "max78000_map.h"
+#include "device_map.h"
 #ifdef __riscv
 #include "riscv_core.h"
 #else

@@ -4,7 +4,7 @@
 #define AI8XSIM_MXC_SYS_H
 
 #include <stdint.h>
-#include "max78000_map.h"
+#include "device_map.h"
 #include "gcr_regs.h"
 
 #define E_NO_ERROR 0

@@ -6,7 +6,7 @@
 #define AI8XSIM_RISCV_CORE_H
 
 #include <stdint.h>
-#include "max78000_map.h"
+#include "device_map.h"
 
 typedef struct {
     volatile uint32_t irq0_enable;         /* 0x00 interrupts 0..31 */

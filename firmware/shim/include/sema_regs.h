@@ -5,7 +5,7 @@
 #define AI8XSIM_SEMA_REGS_H
 
 #include <stdint.h>
-#include "max78000_map.h"
+#include "device_map.h"
 
 typedef struct {
     volatile uint32_t semaphores[8]; /* 0x00 read: test-and-set, returns the prior value; write 0: release */

@@ -210,3 +210,35 @@ TEST_CASE("run JSON is read field by field, with a message for a bad one", "[cyc
     REQUIRE(read_run_cycles(bad, v));
     CHECK(!v.has_data);
 }
+
+TEST_CASE("vectors without a generator estimate are counted as not judged, never pass or fail", "[cycle_stats]") {
+    auto vs = exact_layers(20);
+    // A MAX78002 vector: no estimate anywhere, whatever its run gave.
+    VectorCycles passed = vector_of("m2-pass", {layer(0, 500, std::nullopt)});
+    passed.estimate_total.reset();
+    passed.has_estimate = false;
+    VectorCycles failed;
+    failed.name = "m2-fail";
+    failed.kind = "plain";
+    failed.verdict = "FAIL";
+    failed.has_estimate = false;
+    vs.push_back(passed);
+    vs.push_back(failed);
+    CycleStats s = compute_cycle_stats(vs);
+    CHECK(s.judged_vectors == 20);
+    CHECK(s.layers_compared == 20);
+    CHECK(s.missing.empty());
+    CHECK(s.layers_without_figure.empty());
+    CHECK(s.without_estimate == std::vector<std::string>{"m2-pass", "m2-fail"});
+    CHECK(s.unmet.empty());
+    std::string text = format_cycle_stats(s);
+    CHECK(text.find("not judged (the generator gave no latency estimate): 2 vector(s)") != std::string::npos);
+    CHECK(last_line_is(text, "timing: criteria met"));
+
+    // Only vectors without an estimate: nothing is judged, and the runner says so.
+    s = compute_cycle_stats({passed, failed});
+    CHECK(s.judged_vectors == 0);
+    text = format_cycle_stats(s);
+    CHECK(last_line_is(text, "timing: not judged (no vector has a generator estimate)"));
+    CHECK(text.find("timing: criteria met") == std::string::npos);
+}

@@ -62,10 +62,9 @@ private:
 };
 
 struct TestBoard {
-    static constexpr unsigned kCnnIrq = 101;
-
     explicit TestBoard(const DeviceConfig& cfg)
-        : bus("bus"),
+        : cnn_irq(cfg.cnn_irq),
+          bus("bus"),
           flash("flash", cfg.cpu_regions.at(0).base, cfg.cpu_regions.at(0).size, false),
           sram("sram", cfg.cpu_regions.at(1).base, cfg.cpu_regions.at(1).size, true),
           periph("periph", cfg),
@@ -93,9 +92,10 @@ struct TestBoard {
         sim.on_sleep = [this] { cpu.request_sleep(); };
         sim.on_fault = [this] { cpu.report_unhandled_exception(); };
         cpu.on_error = [](const std::string&) { sc_core::sc_stop(); };
-        device.irq = [this](bool level) { cpu.set_irq(kCnnIrq, level); };
+        device.irq = [this](bool level) { cpu.set_irq(cnn_irq, level); };
     }
 
+    unsigned cnn_irq;  // NVIC input the firmware's CNN_IRQn names (configs: cpu.interrupts.cnn)
     AhbBus bus;
     MemoryTarget flash, sram;
     SocPeripherals periph;

@@ -95,3 +95,21 @@ TEST_CASE("every --riscv folder of the generator-options vectors builds", "[buil
         }
     }
 }
+
+TEST_CASE("a dual-core folder is refused for a device without a RISC-V core description", "[builder][riscv]") {
+    // configs/max78002.yaml has no riscv: section yet: building main_riscv.c for
+    // it must stop with a message naming the folder and the device file.
+    DeviceConfig cfg = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
+    REQUIRE_FALSE(cfg.riscv.present);
+    FirmwareBuilder builder(cfg, std::string(AI8XSIM_BINARY) + ".fwcache");
+    const fs::path dir = kOptions / "r-riscv-helloworld-661b64";
+    try {
+        builder.build(dir.string());
+        FAIL("the build was not refused");
+    } catch (const std::runtime_error& e) {
+        const std::string msg = e.what();
+        CHECK(msg.find("main_riscv.c") != std::string::npos);
+        CHECK(msg.find("max78002.yaml") != std::string::npos);
+        CHECK(msg.find("riscv:") != std::string::npos);
+    }
+}

@@ -257,3 +257,21 @@ TEST_CASE("sequencing: a slave's enable alone never starts the sequencer", "[seq
     REQUIRE(plan.warnings.size() == 1);
     CHECK(plan.warnings[0].reg == "REG_CTL");
 }
+
+TEST_CASE("sequencing: MAX78002 layer links jump, stop, and never repeat a layer", "[sequencing][max78002]") {
+    const DeviceConfig cfg = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
+    AcceleratorState s(cfg);
+    const RegisterFields& f = register_fields(cfg);
+    s.quadrant[0].ctl = f.ctl.cnn_en.with(0, 1);
+    s.quadrant[0].lcnt_max = f.lcnt.last.with(0, 5);
+    auto& next = s.quadrant[0].lreg[LREG_NXTLYR];
+    const auto link = [&](int to) { return f.layer.link_en.with(f.layer.next_layer.with(0, uint32_t(to)), 1); };
+
+    CHECK(plan_sequence(s).layers() == std::vector<int>{0, 1, 2, 3, 4, 5});  // no links: index order
+    next[0] = link(3);                                                       // 0 -> 3 -> 4 -> 5
+    CHECK(plan_sequence(s).layers() == std::vector<int>{0, 3, 4, 5});
+    next[3] = f.layer.stop.with(0, 1);  // 0 -> 3, stop
+    CHECK(plan_sequence(s).layers() == std::vector<int>{0, 3});
+    next[3] = link(0);  // a link back to a layer that ran ends the walk
+    CHECK(plan_sequence(s).layers() == std::vector<int>{0, 3});
+}

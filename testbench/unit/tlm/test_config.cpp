@@ -215,8 +215,9 @@ TEST_CASE("a per-layer kind in a used or missing slot is rejected", "[config][re
     CHECK(load_error(edited(R"(slot: 20)", "slot: 21")).find("register_map.layer.LREG_LCTL2.slot") !=
           std::string::npos);
     // A global register in a per-layer kind's slot would alias that kind's registers.
-    CHECK(load_error(edited(R"(offset: 0x990 )", "offset: 0x010 ")).find("lies in per-layer slot 0 of LREG_RCNT") !=
-          std::string::npos);
+    const std::string alias = load_error(edited(R"(offset: 0x990 )", "offset: 0x010 "));
+    CHECK(alias.find("register_map.layer.LREG_RCNT") != std::string::npos);
+    CHECK(alias.find("layer 0's copy has the address of REG_IFRM") != std::string::npos);
 }
 
 TEST_CASE("the RISC-V core and the dual-core SoC blocks come from the device file", "[config][riscv]") {
@@ -228,7 +229,10 @@ TEST_CASE("the RISC-V core and the dual-core SoC blocks come from the device fil
     CHECK(c.riscv.arm_sram_size <= c.riscv.sram.base - c.cpu_regions[1].base);  // the cores' SRAM shares do not overlap
     CHECK(c.soc.fast_fifo.size > 0);
     // An interrupt number the controller does not have is refused, naming the key.
+    CHECK(c.riscv.present);
+    CHECK(c.riscv.cnn_fifo_irq < c.riscv.irq_count);
     CHECK_THAT(load_error(edited("cnn_irq: 57", "cnn_irq: 64")), Catch::Contains("riscv.cnn_irq"));
+    CHECK_THAT(load_error(edited("cnn_fifo_irq: 56", "cnn_fifo_irq: 64")), Catch::Contains("riscv.cnn_fifo_irq"));
     CHECK_THAT(load_error(edited("riscv_clock_bit: 31", "riscv_clock_bit: 32")),
                Catch::Contains("soc.riscv_clock_bit"));
 }
