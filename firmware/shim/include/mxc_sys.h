@@ -64,8 +64,7 @@ void MXC_TMR_SW_Start(mxc_tmr_regs_t *tmr);
 unsigned int MXC_TMR_SW_Stop(mxc_tmr_regs_t *tmr);
 
 #ifndef __riscv
-/* Installs `handler` for `irqn` in the RAM vector table and enables the interrupt. */
-void MXC_NVIC_SetVector(IRQn_Type irqn, void (*handler)(void));
+#include "nvic_table.h"
 #else
 /* RISC-V JTAG set-up of --riscv-debug firmware: nothing to do on the virtual board. */
 static inline void Debug_Init(void) {}
