@@ -126,7 +126,10 @@ void CortexM4::run() {
         }
         if (sleeping_) {
             // WFI wakes on any pending enabled interrupt (taken above unless one is active).
-            spdlog::debug("{}: sleeping at {} ({})", name(), describe(pc_), sc_core::sc_time_stamp().to_string());
+            // Deep sleep (SCR.SLEEPDEEP, older generated main()s around a RISC-V run)
+            // wakes the same way: the wake-up sources are the interrupts the firmware enabled.
+            spdlog::debug("{}: {} at {} ({})", name(), scs_.sleep_deep() ? "deep sleep" : "sleeping", describe(pc_),
+                          sc_core::sc_time_stamp().to_string());
             // The line may rise while sync() waits, so look again before sleeping on the event.
             qk_.sync();
             sample_irq_lines();

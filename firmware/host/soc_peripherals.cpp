@@ -103,6 +103,10 @@ void SocPeripherals::add_dual_core_blocks() {
     blocks_.push_back(std::make_unique<Block>(Block{cfg_.soc.pwrseq.base, cfg_.soc.pwrseq.size,
                                                     RegisterFile("PWRSEQ", {
                                                                                {"LPCN", 0x00, 0, 0xFFFFFFFF},
+                                                                               // Wake-up status, write 1 to clear:
+                                                                               // no wake-up source sets them here.
+                                                                               {"LPWKST0", 0x04, 0, 0},
+                                                                               {"LPWKST1", 0x0C, 0, 0},
                                                                                {"LPPWST", 0x30, 0, 0xFFFFFFFF},
                                                                                {"LPPWEN", 0x34, 0, 0xFFFFFFFF},
                                                                            })}));

@@ -9,6 +9,11 @@ constexpr uint32_t kCpuid = 0xD00, kIcsr = 0xD04, kVtor = 0xD08, kAircr = 0xD0C,
 constexpr uint32_t kCpuidCortexM4r0p1 = 0x410FC241;
 constexpr uint32_t kCcrStkAlign = 1u << 9;  // 8-byte stack alignment on exception entry
 constexpr uint32_t kVtorMask = 0xFFFFFF80;  // TBLOFF, bits 31:7
+// SCR bits software can write: SLEEPONEXIT (1), SLEEPDEEP (2), SEVONPEND (4).
+constexpr uint32_t kScrWritable = (1u << 1) | (1u << 2) | (1u << 4);
+constexpr uint32_t kScrSleepDeep = 1u << 2;
+// AIRCR: reads show VECTKEYSTAT 0xFA05; a write takes effect only with VECTKEY 0x05FA.
+constexpr uint32_t kAircrKeyStat = 0xFA050000, kAircrKey = 0x05FA0000, kAircrPrigroup = 7u << 8;
 
 bool in_bank(uint32_t offset, uint32_t bank, unsigned& word) {
     if (offset < bank || offset >= bank + kBankBytes) return false;
@@ -31,8 +36,8 @@ bool SystemControlSpace::read(uint32_t offset, uint32_t& value) const {
         case kCpuid: value = kCpuidCortexM4r0p1; return true;
         case kIcsr: value = 0; return true;  // thread mode as far as QEMU knows; see cortex_m4.cpp
         case kVtor: value = vtor_; return true;
-        case kAircr: value = 0xFA050000; return true;  // VECTKEYSTAT
-        case kScr: value = 0; return true;
+        case kAircr: value = kAircrKeyStat | prigroup_; return true;
+        case kScr: value = scr_; return true;
         case kCcr: value = kCcrStkAlign; return true;
         default: return false;
     }
@@ -58,13 +63,19 @@ bool SystemControlSpace::write(uint32_t offset, uint32_t value) {
     }
     switch (offset) {
         case kVtor: vtor_ = value & kVtorMask; return true;
-        case kIcsr:
+        case kScr: scr_ = value & kScrWritable; return true;
         case kAircr:
-        case kScr:
+            // PRIGROUP is kept for read-back; all priorities are equal here, so it
+            // changes nothing. SYSRESETREQ / VECTRESET are not modelled.
+            if ((value & 0xFFFF0000u) == kAircrKey) prigroup_ = value & kAircrPrigroup;
+            return true;
+        case kIcsr:
         case kCcr: return true;  // no modelled effect
         default: return false;
     }
 }
+
+bool SystemControlSpace::sleep_deep() const { return (scr_ & kScrSleepDeep) != 0; }
 
 std::optional<unsigned> SystemControlSpace::next_interrupt() const {
     for (unsigned w = 0; w < enabled_.size(); ++w) {

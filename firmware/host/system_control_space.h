@@ -1,5 +1,6 @@
 // The ARMv7-M System Control Space registers that Unicorn does not model but
-// firmware uses: NVIC enable/pending bits and the vector table offset (VTOR).
+// firmware uses: NVIC enable/pending bits, the vector table offset (VTOR), the
+// sleep configuration (SCR) and the priority grouping (AIRCR.PRIGROUP).
 // Plain state, read and written by the CPU's MMIO hook at 0xE000E000.
 #pragma once
 
@@ -22,6 +23,8 @@ public:
     bool write(uint32_t offset, uint32_t value);
 
     uint32_t vtor() const { return vtor_; }
+    // SCR.SLEEPDEEP: the next WFI asks for deep sleep rather than sleep.
+    bool sleep_deep() const;
     bool enabled(unsigned irq) const { return bit(enabled_, irq); }
     bool pending(unsigned irq) const { return bit(pending_, irq); }
     void set_pending(unsigned irq, bool on) { set_bit(pending_, irq, on); }
@@ -44,6 +47,8 @@ private:
     Bits enabled_{};
     Bits pending_{};
     uint32_t vtor_;
+    uint32_t scr_ = 0;
+    uint32_t prigroup_ = 0;
 };
 
 }  // namespace ai8x

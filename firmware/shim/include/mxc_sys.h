@@ -44,6 +44,8 @@ void MXC_ICC_Disable(mxc_icc_regs_t *icc);
  * --deepsleep wait for the RISC-V core) sleeps the same way here. */
 void MXC_LP_EnterSleepMode(void);
 void MXC_LP_EnterLowPowerMode(void);
+void MXC_LP_ClearWakeStatus(void);
+int MXC_SYS_ClockSourceEnable(mxc_sys_system_clock_t clock);
 
 /* Busy-wait delays, expressed in microseconds. */
 #define MXC_DELAY_SEC(s) (((uint32_t) s) * 1000000UL)
@@ -62,10 +64,10 @@ typedef struct { volatile uint32_t cnt; } mxc_tmr_regs_t;
 #define MXC_TMR3 ((mxc_tmr_regs_t *) MXC_BASE_TMR3)
 void MXC_TMR_SW_Start(mxc_tmr_regs_t *tmr);
 unsigned int MXC_TMR_SW_Stop(mxc_tmr_regs_t *tmr);
+int MXC_TMR_Delay(mxc_tmr_regs_t *tmr, uint32_t us);
 
 #ifndef __riscv
-/* Installs `handler` for `irqn` in the RAM vector table and enables the interrupt. */
-void MXC_NVIC_SetVector(IRQn_Type irqn, void (*handler)(void));
+#include "nvic_table.h"
 #else
 /* RISC-V JTAG set-up of --riscv-debug firmware: nothing to do on the virtual board. */
 static inline void Debug_Init(void) {}

@@ -5,7 +5,10 @@
  * powers of two, which needs only shifts: every input further than 16 units
  * below the maximum contributes nothing; the others contribute
  * 2^round(x - (max - 16)) to the denominator, and each output is
- * 2^32 / sum scaled down by the same power of two (saturated to Q15). */
+ * 2^32 / sum scaled down by the same power of two (saturated to Q15).
+ *
+ * Weak: generator releases copy their own softmax.c into the project folder,
+ * and that one, built with the folder, takes precedence. */
 #include <stdint.h>
 
 typedef int32_t q31_t;
@@ -21,7 +24,7 @@ static q15_t saturate_q15(int32_t v)
     return (q15_t) v;
 }
 
-void softmax_q17p14_q15(const q31_t *vec_in, const uint16_t dim_vec, q15_t *p_out)
+__attribute__((weak)) void softmax_q17p14_q15(const q31_t *vec_in, const uint16_t dim_vec, q15_t *p_out)
 {
     q31_t max = INT32_MIN;
     for (uint16_t i = 0; i < dim_vec; i++)
@@ -50,7 +53,7 @@ void softmax_q17p14_q15(const q31_t *vec_in, const uint16_t dim_vec, q15_t *p_ou
     }
 }
 
-void softmax_shift_q17p14_q15(q31_t *vec_in, const uint16_t dim_vec, uint8_t in_shift, q15_t *p_out)
+__attribute__((weak)) void softmax_shift_q17p14_q15(q31_t *vec_in, const uint16_t dim_vec, uint8_t in_shift, q15_t *p_out)
 {
     for (uint16_t i = 0; i < dim_vec; i++) vec_in[i] <<= in_shift;
     softmax_q17p14_q15(vec_in, dim_vec, p_out);

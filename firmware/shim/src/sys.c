@@ -52,6 +52,28 @@ void MXC_LP_EnterLowPowerMode(void)
     __WFI();
 }
 
+/* Clears the wake-up flags (write 1 to clear) before deep sleep. */
+void MXC_LP_ClearWakeStatus(void)
+{
+    MXC_PWRSEQ->lpwkst0 = 0xFFFFFFFF;
+    MXC_PWRSEQ->lpwkst1 = 0xFFFFFFFF;
+    MXC_PWRSEQ->lppwst = 0xFFFFFFFF;
+}
+
+/* Oscillators are always running on the virtual board. */
+int MXC_SYS_ClockSourceEnable(mxc_sys_system_clock_t clock)
+{
+    (void) clock;
+    return E_NO_ERROR;
+}
+
+/* Timer-based delay of older SDKs: the same simulated wait as MXC_Delay. */
+int MXC_TMR_Delay(mxc_tmr_regs_t *tmr, uint32_t us)
+{
+    (void) tmr;
+    return MXC_Delay(us);
+}
+
 int MXC_Delay(uint32_t us)
 {
     SIMCTL->delay_us = us;

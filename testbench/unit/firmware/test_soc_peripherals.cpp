@@ -103,6 +103,27 @@ TEST_CASE("NVIC enable/pending bits and VTOR", "[nvic]") {
     CHECK_FALSE(scs.read(0x400, v));
 }
 
+TEST_CASE("SCB SCR keeps the sleep bits and AIRCR the priority grouping behind its key", "[nvic]") {
+    SystemControlSpace scs(0x10000000);
+    uint32_t v = 1;
+    REQUIRE(scs.read(0xD10, v));
+    CHECK(v == 0);
+    CHECK_FALSE(scs.sleep_deep());
+    CHECK(scs.write(0xD10, 0xFFFFFFFF));  // only SLEEPONEXIT, SLEEPDEEP, SEVONPEND exist
+    REQUIRE(scs.read(0xD10, v));
+    CHECK(v == 0x16);
+    CHECK(scs.sleep_deep());
+    CHECK(scs.write(0xD10, v & ~0x4u));  // SCB->SCR &= ~SCB_SCR_SLEEPDEEP_Msk
+    CHECK_FALSE(scs.sleep_deep());
+
+    CHECK(scs.write(0xD0C, 0x00000500));  // no VECTKEY: ignored
+    REQUIRE(scs.read(0xD0C, v));
+    CHECK(v == 0xFA050000);
+    CHECK(scs.write(0xD0C, 0x05FA0500));  // PRIGROUP 5 with the key
+    REQUIRE(scs.read(0xD0C, v));
+    CHECK(v == 0xFA050500);
+}
+
 TEST_CASE("dual-core start-up: the RISC-V core is released at the FCR boot address when its clock runs",
           "[periph][riscv]") {
     DeviceConfig cfg = config();

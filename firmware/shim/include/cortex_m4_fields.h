@@ -1,0 +1,128 @@
+/* CMSIS field positions and masks of the Cortex-M4 system registers
+ * (ARMv7-M Architecture Reference Manual, B3.2: SCB; B3.3: SysTick; B3.4: NVIC). */
+#ifndef AI8XSIM_CORTEX_M4_FIELDS_H
+#define AI8XSIM_CORTEX_M4_FIELDS_H
+
+#define AI8XSIM_FIELD(pos, width) ((((1UL << (width)) - 1UL)) << (pos))
+
+/* CPUID */
+#define SCB_CPUID_IMPLEMENTER_Pos 24U
+#define SCB_CPUID_IMPLEMENTER_Msk AI8XSIM_FIELD(24U, 8U)
+#define SCB_CPUID_VARIANT_Pos 20U
+#define SCB_CPUID_VARIANT_Msk AI8XSIM_FIELD(20U, 4U)
+#define SCB_CPUID_ARCHITECTURE_Pos 16U
+#define SCB_CPUID_ARCHITECTURE_Msk AI8XSIM_FIELD(16U, 4U)
+#define SCB_CPUID_PARTNO_Pos 4U
+#define SCB_CPUID_PARTNO_Msk AI8XSIM_FIELD(4U, 12U)
+#define SCB_CPUID_REVISION_Pos 0U
+#define SCB_CPUID_REVISION_Msk AI8XSIM_FIELD(0U, 4U)
+
+/* ICSR: interrupt control and state */
+#define SCB_ICSR_NMIPENDSET_Pos 31U
+#define SCB_ICSR_NMIPENDSET_Msk (1UL << 31U)
+#define SCB_ICSR_PENDSVSET_Pos 28U
+#define SCB_ICSR_PENDSVSET_Msk (1UL << 28U)
+#define SCB_ICSR_PENDSVCLR_Pos 27U
+#define SCB_ICSR_PENDSVCLR_Msk (1UL << 27U)
+#define SCB_ICSR_PENDSTSET_Pos 26U
+#define SCB_ICSR_PENDSTSET_Msk (1UL << 26U)
+#define SCB_ICSR_PENDSTCLR_Pos 25U
+#define SCB_ICSR_PENDSTCLR_Msk (1UL << 25U)
+#define SCB_ICSR_ISRPREEMPT_Pos 23U
+#define SCB_ICSR_ISRPREEMPT_Msk (1UL << 23U)
+#define SCB_ICSR_ISRPENDING_Pos 22U
+#define SCB_ICSR_ISRPENDING_Msk (1UL << 22U)
+#define SCB_ICSR_VECTPENDING_Pos 12U
+#define SCB_ICSR_VECTPENDING_Msk AI8XSIM_FIELD(12U, 9U)
+#define SCB_ICSR_RETTOBASE_Pos 11U
+#define SCB_ICSR_RETTOBASE_Msk (1UL << 11U)
+#define SCB_ICSR_VECTACTIVE_Pos 0U
+#define SCB_ICSR_VECTACTIVE_Msk AI8XSIM_FIELD(0U, 9U)
+
+/* VTOR */
+#define SCB_VTOR_TBLOFF_Pos 7U
+#define SCB_VTOR_TBLOFF_Msk AI8XSIM_FIELD(7U, 25U)
+
+/* AIRCR: writes need VECTKEY 0x05FA */
+#define SCB_AIRCR_VECTKEY_Pos 16U
+#define SCB_AIRCR_VECTKEY_Msk AI8XSIM_FIELD(16U, 16U)
+#define SCB_AIRCR_VECTKEYSTAT_Pos 16U
+#define SCB_AIRCR_VECTKEYSTAT_Msk AI8XSIM_FIELD(16U, 16U)
+#define SCB_AIRCR_ENDIANESS_Pos 15U
+#define SCB_AIRCR_ENDIANESS_Msk (1UL << 15U)
+#define SCB_AIRCR_PRIGROUP_Pos 8U
+#define SCB_AIRCR_PRIGROUP_Msk AI8XSIM_FIELD(8U, 3U)
+#define SCB_AIRCR_SYSRESETREQ_Pos 2U
+#define SCB_AIRCR_SYSRESETREQ_Msk (1UL << 2U)
+#define SCB_AIRCR_VECTCLRACTIVE_Pos 1U
+#define SCB_AIRCR_VECTCLRACTIVE_Msk (1UL << 1U)
+#define SCB_AIRCR_VECTRESET_Pos 0U
+#define SCB_AIRCR_VECTRESET_Msk (1UL << 0U)
+
+/* SCR: system control (sleep behaviour) */
+#define SCB_SCR_SEVONPEND_Pos 4U
+#define SCB_SCR_SEVONPEND_Msk (1UL << 4U)
+#define SCB_SCR_SLEEPDEEP_Pos 2U
+#define SCB_SCR_SLEEPDEEP_Msk (1UL << 2U)
+#define SCB_SCR_SLEEPONEXIT_Pos 1U
+#define SCB_SCR_SLEEPONEXIT_Msk (1UL << 1U)
+
+/* CCR: configuration and control */
+#define SCB_CCR_STKALIGN_Pos 9U
+#define SCB_CCR_STKALIGN_Msk (1UL << 9U)
+#define SCB_CCR_BFHFNMIGN_Pos 8U
+#define SCB_CCR_BFHFNMIGN_Msk (1UL << 8U)
+#define SCB_CCR_DIV_0_TRP_Pos 4U
+#define SCB_CCR_DIV_0_TRP_Msk (1UL << 4U)
+#define SCB_CCR_UNALIGN_TRP_Pos 3U
+#define SCB_CCR_UNALIGN_TRP_Msk (1UL << 3U)
+#define SCB_CCR_USERSETMPEND_Pos 1U
+#define SCB_CCR_USERSETMPEND_Msk (1UL << 1U)
+#define SCB_CCR_NONBASETHRDENA_Pos 0U
+#define SCB_CCR_NONBASETHRDENA_Msk (1UL << 0U)
+
+/* SHCSR: system handler control and state */
+#define SCB_SHCSR_USGFAULTENA_Pos 18U
+#define SCB_SHCSR_USGFAULTENA_Msk (1UL << 18U)
+#define SCB_SHCSR_BUSFAULTENA_Pos 17U
+#define SCB_SHCSR_BUSFAULTENA_Msk (1UL << 17U)
+#define SCB_SHCSR_MEMFAULTENA_Pos 16U
+#define SCB_SHCSR_MEMFAULTENA_Msk (1UL << 16U)
+
+/* HFSR: hard fault status */
+#define SCB_HFSR_DEBUGEVT_Pos 31U
+#define SCB_HFSR_DEBUGEVT_Msk (1UL << 31U)
+#define SCB_HFSR_FORCED_Pos 30U
+#define SCB_HFSR_FORCED_Msk (1UL << 30U)
+#define SCB_HFSR_VECTTBL_Pos 1U
+#define SCB_HFSR_VECTTBL_Msk (1UL << 1U)
+
+/* SCnSCB */
+#define SCnSCB_ICTR_INTLINESNUM_Pos 0U
+#define SCnSCB_ICTR_INTLINESNUM_Msk AI8XSIM_FIELD(0U, 4U)
+
+/* SysTick */
+#define SysTick_CTRL_COUNTFLAG_Pos 16U
+#define SysTick_CTRL_COUNTFLAG_Msk (1UL << 16U)
+#define SysTick_CTRL_CLKSOURCE_Pos 2U
+#define SysTick_CTRL_CLKSOURCE_Msk (1UL << 2U)
+#define SysTick_CTRL_TICKINT_Pos 1U
+#define SysTick_CTRL_TICKINT_Msk (1UL << 1U)
+#define SysTick_CTRL_ENABLE_Pos 0U
+#define SysTick_CTRL_ENABLE_Msk (1UL << 0U)
+#define SysTick_LOAD_RELOAD_Pos 0U
+#define SysTick_LOAD_RELOAD_Msk AI8XSIM_FIELD(0U, 24U)
+#define SysTick_VAL_CURRENT_Pos 0U
+#define SysTick_VAL_CURRENT_Msk AI8XSIM_FIELD(0U, 24U)
+#define SysTick_CALIB_NOREF_Pos 31U
+#define SysTick_CALIB_NOREF_Msk (1UL << 31U)
+#define SysTick_CALIB_SKEW_Pos 30U
+#define SysTick_CALIB_SKEW_Msk (1UL << 30U)
+#define SysTick_CALIB_TENMS_Pos 0U
+#define SysTick_CALIB_TENMS_Msk AI8XSIM_FIELD(0U, 24U)
+
+/* NVIC */
+#define NVIC_STIR_INTID_Pos 0U
+#define NVIC_STIR_INTID_Msk AI8XSIM_FIELD(0U, 9U)
+
+#endif
