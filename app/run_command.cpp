@@ -394,6 +394,8 @@ int run_command(const RunOptions& opts) {
         report.cnn_cycles = accel.busy_cycles();
         report.stall_cycles = accel.last_timing().stall_cycles;
         report.dropped_words = accel.fifo_dropped_words();
+        for (unsigned i = 0; i < cfg.fifo_count; ++i)
+            if (accel.fifo_starved_fifos() >> i & 1) report.starved_fifos.push_back(i);
         for (const auto& l : accel.last_result().layers) {
             std::optional<uint64_t> cycles;
             for (const auto& t : accel.last_timing().layers)

@@ -42,6 +42,7 @@ void write_run_report(const RunReport& r, const std::string& path) {
     j["cnn_cycles"] = r.cnn_cycles;
     j["stall_cycles"] = r.stall_cycles;
     j["dropped_words"] = r.dropped_words;
+    j["starved_fifos"] = r.starved_fifos;
     j["layers"] = nlohmann::json::array();
     for (const auto& l : r.layers) {
         nlohmann::json e{{"layer", l.layer}, {"macs", l.macs}};

@@ -22,6 +22,9 @@ struct RunReport {
     uint64_t cnn_cycles = 0;
     uint64_t stall_cycles = 0;   // FIFO mode: CNN cycles waiting for input words
     uint64_t dropped_words = 0;  // FIFO words lost to full or disabled FIFOs
+    // FIFOs the accelerator waited for while empty next to a full FIFO: firmware
+    // that never writes them deadlocks (docs/fifo.md §7.1).
+    std::vector<unsigned> starved_fifos;
     struct Layer {
         int layer = 0;
         std::optional<uint64_t> cycles;  // null until the accelerator reports per-layer cycles

@@ -98,6 +98,8 @@ public:
     std::vector<uint32_t> fifo_words(unsigned fifo) const { return fifo_->queues().contents(fifo); }
     // Words lost to full or disabled FIFOs since construction (docs/fifo.md §5),
     // the fast FIFO's included (model/fifo/fast_fifo.h).
+    // Enabled FIFOs the last FIFO-fed inference found empty next to a full one (StreamController::starved_fifos).
+    uint32_t fifo_starved_fifos() const { return stream_->starved_fifos(); }
     uint64_t fifo_dropped_words() const { return fifo_->queues().dropped_total() + fast_fifo_->dropped_words(); }
 
 private:

@@ -11,7 +11,9 @@ InputFifoBlock::InputFifoBlock(sc_core::sc_module_name name, AcceleratorState& s
     : sc_module(name),
       state_(state),
       fifos_(state.cfg.fifo_count, state.cfg.fifo_depth),
-      enable_(register_fields(state.cfg).fifo.enable) {
+      enable_(register_fields(state.cfg).fifo.enable),
+      cpl_(register_fields(state.cfg).fifo.cpl),
+      full_(register_fields(state.cfg).fifo.full) {
     const DeviceConfig& cfg = state.cfg;
     bank_ = std::make_unique<RegisterBank>(std::string(this->name()) + ".regs", cfg.fifo_regs.base);
     add_fifo_registers(*bank_, state_, last_written_);
@@ -31,7 +33,7 @@ void InputFifoBlock::begin_inference() { std::fill(overflow_warned_.begin(), ove
 
 void InputFifoBlock::update_status() {
     // FIFO_STAT is read-only storage kept equal to the live full flags.
-    state_.fifo_stat = fifos_.full_flags();
+    state_.fifo_stat = full_.with(0, fifos_.full_flags());
 }
 
 void InputFifoBlock::clear(uint32_t fifo) {
@@ -43,6 +45,14 @@ void InputFifoBlock::on_ctl_write(uint32_t old_value) {
     // Clearing an enable bit empties that FIFO (docs/fifo.md §3).
     for (uint32_t i = 0; i < fifos_.count(); ++i)
         if (enable_.bit(old_value, i) && !enabled(i)) clear(i);
+    // FIFO_CPL's function is undocumented; the generator always sets it with the
+    // enables on this device, so a value without it is not generated firmware's.
+    const auto lacks_cpl = [&](uint32_t v) { return enable_.get(v) != 0 && !cpl_.is_set(v); };
+    if (lacks_cpl(state_.fifo_ctl) && !lacks_cpl(old_value))
+        spdlog::warn(
+            "{}: FIFO_CTL = 0x{:08x} enables FIFOs but leaves FIFO_CPL (bit {}) clear; generated "
+            "firmware always sets it (stored, no other effect modelled)",
+            name(), state_.fifo_ctl, cpl_.lsb);
     update_status();
 }
 

@@ -57,6 +57,8 @@ private:
     std::unique_ptr<RegisterBank> bank_;
     std::vector<uint32_t> last_written_;  // storage of the write-only data registers
     RegField enable_;                     // FIFO_CTL.FIFO_EN, resolved once (read on every push)
+    RegField cpl_;                        // FIFO_CTL.FIFO_CPL
+    RegField full_;                       // FIFO_STAT.FULL
     std::vector<bool> overflow_warned_;   // one overflow warning per FIFO and inference
     sc_core::sc_event push_event_;        // a word entered a FIFO
     ActivityObserver* observer_ = nullptr;

@@ -35,6 +35,17 @@ uint32_t InputFifos::full_flags() const {
     return flags;
 }
 
+uint32_t InputFifos::starved_by_full(uint32_t enabled) const {
+    uint32_t empty = 0;
+    bool any_full = false;
+    for (std::size_t i = 0; i < queues_.size(); ++i) {
+        if (!(enabled >> i & 1)) continue;
+        if (queues_[i].empty()) empty |= 1u << i;
+        if (queues_[i].size() >= depth_) any_full = true;
+    }
+    return any_full ? empty : 0;
+}
+
 uint64_t InputFifos::dropped_total() const {
     uint64_t n = 0;
     for (uint64_t d : dropped_) n += d;

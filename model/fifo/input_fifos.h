@@ -27,6 +27,11 @@ public:
     uint32_t count() const { return static_cast<uint32_t>(queues_.size()); }
     // FIFO_STAT: bit i set while FIFO i holds `depth` words.
     uint32_t full_flags() const;
+    // Of the FIFOs in `enabled` (bit i = FIFO i), those that are empty while
+    // another of them is full: the accelerator takes one word from every
+    // enabled FIFO per frame position, so the full one cannot drain until the
+    // empty ones get a word (docs/fifo.md §7). 0 when none is full.
+    uint32_t starved_by_full(uint32_t enabled) const;
     // Words lost to full or disabled FIFOs since construction, per FIFO.
     uint64_t dropped(uint32_t fifo) const { return dropped_.at(fifo); }
     uint64_t dropped_total() const;

@@ -125,6 +125,8 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     }
 
     fifo.enable = m.field(m.fifo_register("FIFO_CTL"), "FIFO_ENA");
+    fifo.cpl = m.field(m.fifo_register("FIFO_CTL"), "FIFO_CPL");
+    fifo.full = m.field(m.fifo_register("FIFO_STAT"), "FULL");
 
     power.clk_en = m.field(c, "CLK_EN");
     const RegisterDescription& sram = m.quadrant_register("REG_SRAM");

@@ -61,7 +61,9 @@ struct LayerFields {
 };
 
 struct FifoFields {
-    RegField enable;  // FIFO_CTL.FIFO_ENA: bit i enables FIFO i
+    RegField enable;  // FIFO_CTL.FIFO_ENA: bit i enables FIFO i (which feeds quadrant i)
+    RegField cpl;     // FIFO_CTL.FIFO_CPL: generated MAX78000 firmware always sets it
+    RegField full;    // FIFO_STAT.FULL: bit i while FIFO i holds its depth
 };
 
 // Power, sleep and self-test fields (docs/power-and-reset.md). The per-kind

@@ -25,6 +25,24 @@ void StreamController::report_position(const StreamSession& session, const Strea
     }
 }
 
+void StreamController::check_starvation(const InputFifos& fifos, uint32_t enabled) {
+    // Each FIFO feeds only its own quadrant, and a frame position needs its word
+    // from every enabled FIFO: an empty FIFO next to a full one stops the frame
+    // until the firmware writes the empty one. Generated firmware for HWC input
+    // spread over quadrants (processors 0, 16, 32) enables FIFOs 0-2 but writes
+    // only FIFO 0; it then waits for FIFO 0 space forever, as it would on the chip.
+    const uint32_t starved = fifos.starved_by_full(enabled);
+    if ((starved & ~starved_) == 0) return;
+    starved_ |= starved;
+    for (uint32_t i = 0; i < fifos.count(); ++i)
+        if (starved >> i & 1)
+            spdlog::warn(
+                "{}: layer 0 waits for FIFO {} (enabled in FIFO_CTL, feeds quadrant {} only), which is empty while "
+                "FIFO_STAT shows 0x{:x} full; every frame position needs one word from each enabled FIFO, so "
+                "nothing drains until the firmware writes FIFO {}",
+                name(), i, i, fifos.full_flags(), i);
+}
+
 StreamController::Outcome StreamController::run(StreamSession& session, double hz, bool capture_layers) {
     // One clock for the whole inference: cycle n of the accelerator is SystemC time
     // start + n / f_CNN. Every wait below goes to such an edge, so the completion
@@ -48,6 +66,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     constexpr uint64_t kChunkCycles = 1000;
     InputFifos& fifos = fifos_.queues();
     fifos_.begin_inference();
+    starved_ = 0;
     const uint32_t enabled = session.enabled_fifos();
     const auto queued = [&]() -> uint64_t {  // frame positions every enabled FIFO can deliver now
         uint64_t words = ~uint64_t{0};
@@ -98,6 +117,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
                 name(), st.need_word, session.frame_words(), fifos.dropped_total() - dropped_before);
             starving_warned = true;
         }
+        check_starvation(fifos, enabled);
         spdlog::trace("{}: waiting for FIFO word {} of {}", name(), st.need_word, session.frame_words());
         sc_core::wait(fifos_.push_event());  // no timeout: the run's time limit ends a starved frame
         // The stall lasts until the clock edge that sees the word; those cycles elapse like any other.

@@ -39,6 +39,11 @@ public:
 
     const char* kind() const override { return "ai8x_stream_controller"; }
 
+    // Enabled FIFOs the last FIFO-fed inference waited for while another
+    // enabled FIFO was full (bit i = FIFO i): firmware that never writes them
+    // deadlocks (docs/fifo.md §7). Cleared when an inference starts.
+    uint32_t starved_fifos() const { return starved_; }
+
     // Scan positions, stalls and FIFO pops go to `observer` (null: nowhere).
     void set_observer(ActivityObserver* observer) { observer_ = observer; }
 
@@ -48,7 +53,10 @@ private:
 
     const AccelTiming& timing_;
     InputFifoBlock& fifos_;
+    void check_starvation(const InputFifos& fifos, uint32_t enabled);
+
     ActivityObserver* observer_ = nullptr;
+    uint32_t starved_ = 0;
 };
 
 }  // namespace ai8x

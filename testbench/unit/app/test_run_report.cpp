@@ -24,6 +24,17 @@ TEST_CASE("run report: hazards are an array even when there are none", "[run][re
     CHECK(j["hazards"].empty());
     CHECK(j["stall_cycles"] == 0);
     CHECK(j["dropped_words"] == 0);
+    CHECK(j["starved_fifos"].is_array());
+    CHECK(j["starved_fifos"].empty());
+}
+
+TEST_CASE("run report: starved FIFOs are listed by index", "[run][report]") {
+    RunReport r;
+    r.result = "error";
+    r.starved_fifos = {1, 2};
+    const nlohmann::json j = report_as_json(r);
+    REQUIRE(j["starved_fifos"].is_array());
+    CHECK(j["starved_fifos"] == nlohmann::json::array({1, 2}));
 }
 
 TEST_CASE("run report: a hazard keeps its layer and address and cycle and kind and count", "[run][report]") {

@@ -34,3 +34,19 @@ TEST_CASE("a disabled input FIFO loses its words and the others are unaffected",
     f.clear(0);
     CHECK(f.occupancy(0) == 0);
 }
+
+TEST_CASE("enabled FIFOs that are empty next to a full one are reported as starved", "[fifo]") {
+    InputFifos f(4, 2);
+    const uint32_t enabled = 0x7;             // FIFOs 0-2
+    CHECK(f.starved_by_full(enabled) == 0u);  // nothing full yet
+    f.push(0, 1, true);
+    f.push(0, 2, true);
+    CHECK(f.starved_by_full(enabled) == 0x6u);  // FIFO 0 full, FIFOs 1 and 2 empty
+    CHECK(f.starved_by_full(0x1) == 0u);        // FIFO 0 alone is just full
+    f.push(1, 3, true);
+    CHECK(f.starved_by_full(enabled) == 0x4u);
+    f.push(3, 4, true);  // FIFO 3 is not enabled: not counted
+    CHECK(f.starved_by_full(enabled) == 0x4u);
+    f.pop(0);
+    CHECK(f.starved_by_full(enabled) == 0u);  // no FIFO full any more
+}
