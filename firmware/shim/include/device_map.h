@@ -54,7 +54,15 @@ typedef enum {
     MXC_IRQ_EXT_COUNT = AI8XSIM_IRQ_COUNT /* the device's external interrupts (cpu.interrupts.count) */
 } IRQn_Type;
 #else
+/* The timer and GPIO lines of the RISC-V core have the same numbers on both
+ * devices (MSDK max78000.h and max78002.h, __riscv part). */
 typedef enum {
+    TMR0_IRQn = 8,
+    TMR1_IRQn = 9,
+    TMR2_IRQn = 10,
+    TMR3_IRQn = 11,
+    GPIO0_IRQn = 25,
+    GPIO1_IRQn = 26,
     CNN_FIFO_IRQn = AI8XSIM_CNN_FIFO_IRQ,
     CNN_IRQn = AI8XSIM_CNN_IRQ,
     MXC_IRQ_EXT_COUNT = AI8XSIM_IRQ_COUNT /* the core's interrupt lines (riscv.irq_count) */
