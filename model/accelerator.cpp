@@ -198,9 +198,11 @@ void Accelerator::sequencer() {
     for (;;) {
         sc_core::wait(start_event_);
         busy_ = true;
-        std::vector<uint64_t> resets_at_start;  // a quadrant reset during the run gets no completion
+        inference_ = std::make_unique<Inference>();
+        std::vector<uint64_t>& resets_at_start = inference_->resets_at_start;
         for (uint32_t q = 0; q < cfg_.quadrants; ++q) resets_at_start.push_back(power_->register_resets(q));
-        const SequencePlan plan = plan_sequence(state_);
+        inference_->plan = plan_sequence(state_);
+        const SequencePlan& plan = inference_->plan;
         running_quadrants_ = plan.enabled_quadrants;
         const int master = plan.master;  // the start came from a quadrant that runs on its own
         spdlog::debug("{}: start at {}, {} quadrant(s), master {}, layers {}..{}", name(),
@@ -209,7 +211,8 @@ void Accelerator::sequencer() {
 
         state_.clear_layer_activity();
         if (observer_) observer_->inference_started(sc_core::sc_time_stamp(), cnn_clock_hz_);
-        StreamSession session(state_, cfg_.timing);
+        inference_->session = std::make_unique<StreamSession>(state_, cfg_.timing);
+        StreamSession& session = *inference_->session;
         if (session.fifo_mode()) {
             StreamController::Outcome out = stream_->run(session, cnn_clock_hz_, capture_layers_);
             last_result_ = std::move(out.result);

@@ -27,6 +27,8 @@
 #include "model/accel_state.h"
 #include "model/activity_observer.h"
 #include "model/registers/register_fields.h"
+#include "model/sequencing.h"
+#include "model/stream/stream_session.h"
 #include "model/engine/layer_engine.h"
 #include "model/fifo/fast_fifo.h"
 #include "model/fifo/fifo_block.h"
@@ -146,7 +148,16 @@ private:
     bool busy_ = false;
     bool irq_level_ = false;
     std::vector<int> running_quadrants_;  // quadrants enabled when the run started
-    const RegisterFields& fields_;        // resolved once: the FIFO path reads them per word
+    // What the sequencer keeps while it waits inside an inference. A member, not
+    // locals of its thread: SystemC never unwinds a thread suspended when the
+    // run stops (time limit, a FIFO deadlock), so only the module can free it.
+    struct Inference {
+        std::vector<uint64_t> resets_at_start;  // a quadrant reset during the run gets no completion
+        SequencePlan plan;
+        std::unique_ptr<StreamSession> session;
+    };
+    std::unique_ptr<Inference> inference_;
+    const RegisterFields& fields_;  // resolved once: the FIFO path reads them per word
     uint64_t busy_cycles_ = 0;
     EngineResult last_result_;
     bool capture_layers_ = false;

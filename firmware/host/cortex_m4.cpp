@@ -132,16 +132,12 @@ void CortexM4::run() {
                           sc_core::sc_time_stamp().to_string());
             // The line may rise while sync() waits, so look again before sleeping on the event.
             qk_.sync();
-            sample_irq_lines();
-            const bool waits = !scs_.next_interrupt() && !halted_;
-            if (waits && on_sleep_change) on_sleep_change(true);
-            while (!scs_.next_interrupt() && !halted_) {
-                sc_core::wait(irq_event_);
-                sample_irq_lines();
-            }
-            if (waits && on_sleep_change) on_sleep_change(false);
-            qk_.reset();
-            sleeping_ = false;
+            sleep_until(
+                [this] {
+                    sample_irq_lines();
+                    return scs_.next_interrupt().has_value();
+                },
+                irq_event_);
             continue;
         }
         execute_chunk();

@@ -197,12 +197,7 @@ void RiscvCore::run() {
         if (sleeping_) {
             spdlog::debug("{}: sleeping at {} ({})", name(), describe(pc_), sc_core::sc_time_stamp().to_string());
             qk_.sync();
-            const bool waits = !wake_pending() && !halted_;
-            if (waits && on_sleep_change) on_sleep_change(true);
-            while (!wake_pending() && !halted_) sc_core::wait(wake_event_);
-            if (waits && on_sleep_change) on_sleep_change(false);
-            qk_.reset();
-            sleeping_ = false;
+            sleep_until([this] { return wake_pending(); }, wake_event_);
             continue;
         }
         execute_chunk();

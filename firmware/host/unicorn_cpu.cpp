@@ -209,6 +209,15 @@ void UnicornCpu::write_word(uint32_t address, uint32_t value) {
         throw std::runtime_error("cannot write CPU memory at " + hex32(address));
 }
 
+void UnicornCpu::sleep_until(const std::function<bool()>& awake, const sc_core::sc_event& event) {
+    const bool waits = !awake() && !halted_;
+    if (waits && on_sleep_change) on_sleep_change(true);
+    while (!halted_ && !awake()) sc_core::wait(event);
+    if (waits && on_sleep_change) on_sleep_change(false);
+    qk_.reset();
+    sleeping_ = false;
+}
+
 void UnicornCpu::begin_chunk() {
     sc_core::sc_time quantum = tlm::tlm_global_quantum::instance().compute_local_quantum();
     sc_core::sc_time local = qk_.get_local_time();

@@ -134,6 +134,10 @@ protected:
     // Sets the instruction budget of the next uc_emu_start: until the local
     // quantum is used up (at least one instruction).
     void begin_chunk();
+    // WFI: waits in SystemC, one `event` at a time, until `awake()` holds or
+    // the core halts, telling on_sleep_change when it really slept; the core
+    // synchronised its local time before. Ends the sleep request.
+    void sleep_until(const std::function<bool()>& awake, const sc_core::sc_event& event);
     void account_instructions();
     // Local time at the moment the given instruction count was reached.
     sc_core::sc_time local_time_at(uint64_t instret) const;

@@ -16,23 +16,25 @@ namespace {
 constexpr std::size_t kTileBytes = std::size_t{128} * 1024;
 constexpr std::size_t kMaxBufferedResults = std::size_t{1} << 22;
 
+// One bias byte of a quadrant's bias memory, scaled; an address beyond the
+// memory reads as bias 0 and is warned about once per layer.
+int64_t bias_byte(const AcceleratorState& state, const LayerConfig& cfg, int quadrant, uint64_t index,
+                  std::vector<EngineWarning>& warnings, bool& warned) {
+    const auto& mem = state.bias[static_cast<std::size_t>(quadrant)];
+    if (index < mem.size()) return arith::scaled_bias(static_cast<int8_t>(mem[index]));
+    if (!warned)
+        warnings.push_back({quadrant, cfg.layer, "LREG_POST",
+                            "bias address " + std::to_string(index) + " beyond bias memory; bias 0 used"});
+    warned = true;
+    return 0;
+}
+
 // Bias of output channel index o: one byte per output channel from the
 // quadrant(s) whose post-processing register enables bias.
 int64_t bias_for(const AcceleratorState& state, const LayerConfig& cfg, uint32_t o,
                  std::vector<EngineWarning>& warnings, bool& warned) {
     int64_t sum = 0;
-    for (const auto& b : cfg.biases) {
-        const uint64_t index = uint64_t{b.offset} + o;
-        const auto& mem = state.bias[b.quadrant];
-        if (index >= mem.size()) {
-            if (!warned)
-                warnings.push_back({b.quadrant, cfg.layer, "LREG_POST",
-                                    "bias address " + std::to_string(index) + " beyond bias memory; bias 0 used"});
-            warned = true;
-            continue;
-        }
-        sum += arith::scaled_bias(static_cast<int8_t>(mem[index]));
-    }
+    for (const auto& b : cfg.biases) sum += bias_byte(state, cfg, b.quadrant, uint64_t{b.offset} + o, warnings, warned);
     return sum;
 }
 
@@ -55,15 +57,7 @@ int64_t depthwise_bias(const AcceleratorState& state, const LayerConfig& cfg, co
         const uint32_t gap = p.quadrant == first.quadrant ? static_cast<uint32_t>(first.local) : 0;
         const uint64_t position = cfg.broadcast ? (l % 4) * 4 + l / 4 : l - gap;
         const uint64_t index = uint64_t{b.offset} * (cfg.broadcast ? 4 : 1) + uint64_t{pass} * per_quadrant + position;
-        const auto& mem = state.bias[b.quadrant];
-        if (index >= mem.size()) {
-            if (!warned)
-                warnings.push_back({b.quadrant, cfg.layer, "LREG_POST",
-                                    "bias address " + std::to_string(index) + " beyond bias memory; bias 0 used"});
-            warned = true;
-            return 0;
-        }
-        return arith::scaled_bias(static_cast<int8_t>(mem[index]));
+        return bias_byte(state, cfg, b.quadrant, index, warnings, warned);
     }
     return 0;
 }

@@ -13,12 +13,11 @@ namespace ai8x {
 StreamController::StreamController(sc_core::sc_module_name name, const AccelTiming& timing, InputFifoBlock& fifos)
     : sc_module(name), timing_(timing), fifos_(fifos) {}
 
-void StreamController::report_position(const StreamSession& session, const StreamStep& step, uint64_t end,
-                                       std::vector<uint64_t>& positions_run) const {
+void StreamController::report_position(const StreamSession& session, const StreamStep& step, uint64_t end) {
     const auto& chain = session.plan().chain;
     for (std::size_t k = 0; k < chain.size(); ++k) {
         if (chain[k].layer() != step.layer) continue;
-        const uint64_t done = ++positions_run[k];
+        const uint64_t done = ++positions_run_[k];
         observer_->stream_position(step.layer, end - step.cycles, end,
                                    done / std::max<uint32_t>(1, chain[k].scan_cols));
         return;
@@ -80,8 +79,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     uint64_t popped = 0;
     const uint64_t dropped_before = fifos.dropped_total();
     bool starving_warned = false;
-    // Only for the observer: scan positions each chain layer has run.
-    std::vector<uint64_t> positions_run(observer_ ? session.plan().chain.size() : 0, 0);
+    positions_run_.assign(observer_ ? session.plan().chain.size() : 0, 0);
     advance_to(startup);
     for (;;) {
         // Words move into the chain when the step begins, at this cycle.
@@ -98,7 +96,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
         }
         if (st.kind == StreamStep::Done) break;
         const uint64_t chain_end = startup + session.scheduler().cycle();
-        if (observer_ && st.kind == StreamStep::Ran) report_position(session, st, chain_end, positions_run);
+        if (observer_ && st.kind == StreamStep::Ran) report_position(session, st, chain_end);
         if (st.kind == StreamStep::Ran) {
             if (chain_end >= elapsed + kChunkCycles) advance_to(chain_end);
             continue;

@@ -48,8 +48,7 @@ public:
     void set_observer(ActivityObserver* observer) { observer_ = observer; }
 
 private:
-    void report_position(const StreamSession& session, const StreamStep& step, uint64_t end,
-                         std::vector<uint64_t>& positions_run) const;
+    void report_position(const StreamSession& session, const StreamStep& step, uint64_t end);
 
     const AccelTiming& timing_;
     InputFifoBlock& fifos_;
@@ -57,6 +56,10 @@ private:
 
     ActivityObserver* observer_ = nullptr;
     uint32_t starved_ = 0;
+    // Only for the observer: scan positions each chain layer has run. A member,
+    // not a local of run(): a run stopped mid-inference never unwinds the
+    // sequencer's thread, and what only its stack holds would never be freed.
+    std::vector<uint64_t> positions_run_;
 };
 
 }  // namespace ai8x
