@@ -43,11 +43,8 @@ struct FastFeeder : AccelBench {
     explicit FastFeeder(sc_core::sc_time gap) : AccelBench("fast_feeder"), slow_gap(gap) {
         frame = test::fifo_frame(vec, max78000());
         test::apply_vector(vec, accel.state());
-        for (const auto& w : vec.registers)
-            if (w.address >= max78000().quadrant_regs.base &&
-                (w.address - max78000().quadrant_regs.base) % max78000().quadrant_regs.quadrant_stride == 0 &&
-                ctl_fields().cnn_en.is_set(w.value))
-                master_ctl = w.value, master_ctl_address = w.address;
+        const test::ControlWrite start = test::start_write(vec, max78000());
+        master_ctl = start.value, master_ctl_address = start.address;
         // What --fast-fifo firmware writes: the master takes its input from the fast FIFO.
         master_ctl = ctl_fields().ffifo_en.with(master_ctl, 1);
         for (auto& q : accel.state().quadrant) q.ctl = ctl_fields().cnn_en.with(q.ctl, 0);

@@ -49,11 +49,8 @@ struct Feeder : AccelBench {
         test::apply_vector(vec, accel.state());
         // The start write of cnn_start() goes through the bus below, so the
         // sequencer sees its rising edge: take it out of the applied state.
-        for (const auto& w : vec.registers)
-            if (w.address >= max78000().quadrant_regs.base &&
-                (w.address - max78000().quadrant_regs.base) % max78000().quadrant_regs.quadrant_stride == 0 &&
-                ctl_fields().cnn_en.is_set(w.value))
-                master_ctl = w.value, master_ctl_address = w.address;
+        const test::ControlWrite start = test::start_write(vec, max78000());
+        master_ctl = start.value, master_ctl_address = start.address;
         for (auto& q : accel.state().quadrant) q.ctl = ctl_fields().cnn_en.with(q.ctl, 0);
         accel.set_cnn_clock_hz(kCnnHz);
         accel.on_irq = [this](bool level) {

@@ -299,6 +299,16 @@ void apply_vector(const GoldenVector& vec, AcceleratorState& s) {
     }
 }
 
+ControlWrite start_write(const GoldenVector& vec, const DeviceConfig& cfg) {
+    const auto& regs = cfg.quadrant_regs;
+    const CtlFields& ctl = register_fields(cfg).ctl;
+    ControlWrite found;
+    for (const auto& w : vec.registers)
+        if (w.address >= regs.base && (w.address - regs.base) % regs.quadrant_stride == 0 && ctl.cnn_en.is_set(w.value))
+            found = {w.address, w.value};
+    return found;
+}
+
 std::vector<std::vector<uint32_t>> fifo_frame(const GoldenVector& vec, const DeviceConfig& cfg) {
     std::vector<std::vector<uint32_t>> frame(cfg.fifo_count);
     const uint64_t data0 = cfg.fifo_regs.base + fifo_data_offset(cfg, 0);

@@ -65,6 +65,14 @@ void apply_vector(const GoldenVector& vec, AcceleratorState& state);
 // Throws std::runtime_error naming an address that is not a FIFO data register.
 std::vector<std::vector<uint32_t>> fifo_frame(const GoldenVector& vec, const DeviceConfig& cfg);
 
+// The vector's last write of a quadrant control register that sets CNN_EN
+// (cnn_start()'s start write): {address, value}; {0, 0} when there is none.
+struct ControlWrite {
+    uint64_t address = 0;
+    uint32_t value = 0;
+};
+ControlWrite start_write(const GoldenVector& vec, const DeviceConfig& cfg);
+
 // Reads one data-memory word by bus address (nullopt outside data memory).
 std::optional<uint32_t> read_data_word(const AcceleratorState& state, uint32_t address);
 
