@@ -188,9 +188,10 @@ MemoryChecker::Site& MemoryChecker::site_of_current_store() {
 }
 
 int MemoryChecker::base_register(uint32_t pc) const {
-    uint16_t first = 0;
-    if (!cpu_->read_memory(pc, &first, 2)) return -1;
-    const int reg = thumb_store_base(first);
+    uint16_t half[2] = {0, 0};
+    if (!cpu_->read_memory(pc, half, 4) && !cpu_->read_memory(pc, half, 2)) return -1;
+    if (thumb_store_preindexed(half[0], half[1])) return -1;  // judged by where it lands instead
+    const int reg = thumb_store_base(half[0]);
     if (reg < 0 || reg > 12) return -1;  // SP-relative stores address the stack, not a variable
     return UC_ARM_REG_R0 + reg;          // R0-R12 are consecutive in Unicorn's numbering
 }

@@ -24,6 +24,12 @@ unsigned thumb_store_count(uint16_t first, uint16_t second) {
     return 0;
 }
 
+bool thumb_store_preindexed(uint16_t first, uint16_t second) {
+    const uint16_t op = first & 0xFFF0;
+    const bool str_imm8 = (op == 0xF800 || op == 0xF820 || op == 0xF840) && (second & 0x0800);  // encoding T4
+    return str_imm8 && (second & 0x0500) == 0x0500;                                             // P = 1, W = 1
+}
+
 int thumb_store_base(uint16_t first) {
     if (thumb_length(first) == 4) return thumb_store_count(first, 0xFFFF) ? int(first & 0xF) : -1;
     const unsigned op5 = first >> 11;

@@ -19,4 +19,9 @@ unsigned thumb_store_count(uint16_t first, uint16_t second);
 // `first` starts no store. PUSH and SP-relative stores give 13 (SP).
 int thumb_store_base(uint16_t first);
 
+// True for a 32-bit STR/STRB/STRH with pre-index and writeback
+// (`str r3, [r0, #1]!`): compilers point its base one step before the array
+// (often into the variable in front), so the base register is not the pointer.
+bool thumb_store_preindexed(uint16_t first, uint16_t second);
+
 }  // namespace ai8x

@@ -39,3 +39,12 @@ TEST_CASE("base register of stores", "[thumb]") {
     CHECK(ai8x::thumb_store_base(0x9800) == -1);  // ldr r0, [sp, #0]
     CHECK(ai8x::thumb_store_base(0xF8DF) == -1);  // ldr.w
 }
+
+TEST_CASE("pre-indexed stores with writeback are told apart", "[thumb]") {
+    CHECK(ai8x::thumb_store_preindexed(0xF800, 0x3F01));        // strb.w r3, [r0, #1]!
+    CHECK(ai8x::thumb_store_preindexed(0xF841, 0x2D04));        // str.w r2, [r1, #-4]!
+    CHECK_FALSE(ai8x::thumb_store_preindexed(0xF802, 0x3B01));  // strb.w r3, [r2], #1 (post-index)
+    CHECK_FALSE(ai8x::thumb_store_preindexed(0xF842, 0x1C40));  // str.w r1, [r2, #-64] (no writeback)
+    CHECK_FALSE(ai8x::thumb_store_preindexed(0xF810, 0x3F01));  // ldrb.w r3, [r0, #1]!
+    CHECK_FALSE(ai8x::thumb_store_preindexed(0x5483, 0x0000));  // strb r3, [r0, r2]
+}
