@@ -5,6 +5,8 @@
 // cache, then a timed `ai8xsim run --json` gives the whole-run wall time (the
 // firmware build is then a cache hit), the child's peak RSS (wait4), and from
 // the JSON the CNN cycles, the CNN clock and the inference wall time.
+// Then the silicon anchors (bench/silicon_anchors.*): the firmware's own
+// stopwatch on the simulator against the time the same firmware printed on a board.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +21,8 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "bench/silicon_anchors.h"
 
 namespace fs = std::filesystem;
 
@@ -93,6 +97,10 @@ Row measure(const std::string& binary, const fs::path& d, int repeat, const fs::
 
 }  // namespace
 
+bool speed_table(const std::string& vectors, const std::string& binary, const std::string& filter,
+                 const std::string& whole_vector, double max_ratio, double max_whole_s, double max_rss_mb, int repeat,
+                 const std::string& baseline, double max_slowdown_pct);
+
 int main(int argc, char** argv) {
     CLI::App app{"Simulation speed of the demo vectors against the project's targets"};
     std::string vectors = AI8XSIM_DEFAULT_VECTORS, binary = AI8XSIM_BINARY_PATH, filter = "demo-";
@@ -112,8 +120,46 @@ int main(int argc, char** argv) {
     app.add_option("--baseline", baseline, "Another ai8xsim build timed on the same vectors in the same run");
     app.add_option("--max-slowdown", max_slowdown_pct, "Target: percent the ratio may exceed the baseline's")
         ->capture_default_str();
+    std::string anchors_file = AI8XSIM_ANCHORS_FILE;
+    std::vector<std::string> anchor_dirs;
+    bool anchors_only = false, no_anchors = false;
+    app.add_option("--anchors", anchors_file, "Silicon measurements to compare with")->capture_default_str();
+    app.add_option("--anchor-vectors", anchor_dirs,
+                   "Folders to look for the anchors' vectors in (default: VECTORS and VECTORS-max78002)");
+    app.add_flag("--anchors-only", anchors_only, "Run only the silicon anchors, not the speed table");
+    app.add_flag("--no-anchors", no_anchors, "Run only the speed table");
     CLI11_PARSE(app, argc, argv);
 
+    bool all_ok = true;
+    if (!anchors_only)
+        all_ok = speed_table(vectors, binary, filter, whole_vector, max_ratio, max_whole_s, max_rss_mb, repeat,
+                             baseline, max_slowdown_pct);
+    if (!no_anchors) {
+        if (anchor_dirs.empty()) anchor_dirs = {vectors, vectors + "-max78002"};
+        std::vector<ai8x::bench::Anchor> anchors;
+        try {
+            anchors = ai8x::bench::load_anchors(anchors_file);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "ai8xsim-bench: %s\n", e.what());
+            return 2;
+        }
+        std::printf("\nsilicon anchors (%s): the firmware's stopwatch on the simulator against the board\n",
+                    anchors_file.c_str());
+        const auto rows = ai8x::bench::run_anchors(anchors, anchor_dirs, binary);
+        ai8x::bench::print_anchor_table(rows);
+        bool anchors_ok = true;
+        for (const auto& r : rows) anchors_ok = anchors_ok && r.ok;
+        std::printf("%s\n", anchors_ok ? "anchors: every run anchor within its tolerance"
+                                       : "anchors: MISS (outside tolerance, failed or timed differently)");
+        all_ok = all_ok && anchors_ok;
+    }
+    return all_ok ? 0 : 1;
+}
+
+// The speed table of the demo vectors; false if a target is missed (2 = no vectors: exits).
+bool speed_table(const std::string& vectors, const std::string& binary, const std::string& filter,
+                 const std::string& whole_vector, double max_ratio, double max_whole_s, double max_rss_mb, int repeat,
+                 const std::string& baseline, double max_slowdown_pct) {
     std::vector<fs::path> dirs;
     std::error_code ec;
     for (const auto& e : fs::directory_iterator(vectors, ec))
@@ -121,7 +167,7 @@ int main(int argc, char** argv) {
     if (ec || dirs.empty()) {
         std::fprintf(stderr, "ai8xsim-bench: %s: no %s* vectors (%s)\n", vectors.c_str(), filter.c_str(),
                      ec ? ec.message().c_str() : "empty");
-        return 2;
+        std::exit(2);
     }
     std::sort(dirs.begin(), dirs.end());
 
@@ -167,5 +213,5 @@ int main(int argc, char** argv) {
         }
     }
     std::printf("%s\n", all_ok ? "all targets met" : "TARGET MISSED");
-    return all_ok ? 0 : 1;
+    return all_ok;
 }

@@ -191,6 +191,11 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     c.cpu_timing.cycles_per_instruction = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "cycles_per_instruction"));
     c.cpu_timing.exception_entry_cycles = r.u32(ct, "cpu.timing", "exception_entry_cycles");
     c.cpu_timing.exception_return_cycles = r.u32(ct, "cpu.timing", "exception_return_cycles");
+    c.cpu_timing.load_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "load_cycles"));
+    c.cpu_timing.pipelined_load_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "pipelined_load_cycles"));
+    c.cpu_timing.store_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "store_cycles"));
+    c.cpu_timing.transfer_register_cycles = r.u32(ct, "cpu.timing", "transfer_register_cycles");
+    c.cpu_timing.branch_refill_cycles = r.u32(ct, "cpu.timing", "branch_refill_cycles");
 
     const auto block = [&r](const YAML::Node& parent, const std::string& path, const std::string& name) {
         const YAML::Node n = r.need(parent, path, name);

@@ -78,6 +78,12 @@ struct CpuTiming {
     uint32_t cycles_per_instruction = 1;   // base cost of every executed instruction
     uint32_t exception_entry_cycles = 0;   // interrupt taken: stacking and vector fetch
     uint32_t exception_return_cycles = 0;  // EXC_RETURN: unstacking
+    // Cortex-M4 instruction classes dearer than the base (firmware/host/thumb_timing.*):
+    uint32_t load_cycles = 1;               // a single LDR*
+    uint32_t pipelined_load_cycles = 1;     // an LDR* right behind another load or store
+    uint32_t store_cycles = 1;              // a single STR*
+    uint32_t transfer_register_cycles = 0;  // LDM/STM/PUSH/POP/LDRD/STRD: base + this per register
+    uint32_t branch_refill_cycles = 0;      // P: a taken branch costs base + P (pipeline refill)
 };
 
 struct BusTiming {

@@ -1,5 +1,7 @@
 #include "firmware/host/cortex_m4.h"
 
+#include "firmware/host/thumb_timing.h"
+
 #include <spdlog/spdlog.h>
 
 #include <elf.h>
@@ -23,8 +25,10 @@ const int kFrameRegs[] = {UC_ARM_REG_R0,  UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_R
 }  // namespace
 
 CortexM4::CortexM4(sc_core::sc_module_name name, const DeviceConfig& cfg)
-    : UnicornCpu(name, cfg, UC_ARCH_ARM, uc_mode(UC_MODE_THUMB | UC_MODE_MCLASS),
-                 CoreTiming{cfg.clocks.cpu_hz, cfg.cpu_timing.cycles_per_instruction}, EM_ARM),
+    : UnicornCpu(
+          name, cfg, UC_ARCH_ARM, uc_mode(UC_MODE_THUMB | UC_MODE_MCLASS),
+          CoreTiming{cfg.clocks.cpu_hz, cfg.cpu_timing.cycles_per_instruction, cfg.cpu_timing.branch_refill_cycles},
+          EM_ARM),
       scs_(0),
       irq_lines_(kExternalIrqs, false) {
     // The reset vector table is at the start of the read-only CPU region (flash).
@@ -102,6 +106,7 @@ void CortexM4::reset() {
     uint32_t entry = read_word(scs_.vtor() + 4);
     check_uc(uc_reg_write(uc_, UC_ARM_REG_SP, &sp), "setting SP");
     pc_ = entry & ~1u;
+    enter_without_branch(pc_);
     spdlog::debug("{}: reset, SP={} PC={} ({})", name(), hex32(sp), hex32(pc_), describe(pc_));
 }
 
@@ -194,6 +199,12 @@ void CortexM4::execute_chunk() {
 // issue cycle on them (a per-instruction Unicorn hook skipped them).
 uint32_t CortexM4::instruction_bytes(uint16_t halfword) const { return (halfword >> 11) >= 0x1D ? 4 : 2; }
 
+uint32_t CortexM4::instruction_cycles(uint16_t hw1, uint16_t hw2, bool& after_access) const {
+    const ThumbCost c = thumb_instruction_cost(hw1, hw2, after_access, cfg_.cpu_timing);
+    after_access = c.memory_access;
+    return c.cycles;
+}
+
 // ---------------------------------------------------------------- interrupts
 
 void CortexM4::sample_irq_lines() {
@@ -242,6 +253,7 @@ bool CortexM4::take_interrupt() {
     spdlog::debug("{}: interrupt {} -> {} at {}", name(), *irq, describe(vector & ~1u),
                   sc_core::sc_time_stamp().to_string());
     pc_ = vector & ~1u;
+    enter_without_branch(pc_);  // the entry latency includes fetching the handler
     qk_.inc(double(cfg_.cpu_timing.exception_entry_cycles) * cycle_);
     return true;
 }
@@ -261,6 +273,7 @@ void CortexM4::return_from_exception() {
         stop_with_error(std::string("exception return failed: ") + e.what());
         return;
     }
+    enter_without_branch(pc_);  // the return latency includes fetching the interrupted code
     spdlog::debug("{}: return from interrupt {} to {}", name(), active_irq_, describe(pc_));
     active_irq_ = -1;
     qk_.inc(double(cfg_.cpu_timing.exception_return_cycles) * cycle_);

@@ -60,6 +60,8 @@ private:
     void reset();
     void execute_chunk();
     uint32_t instruction_bytes(uint16_t halfword) const override;
+    // Cortex-M4 TRM prices by instruction class (firmware/host/thumb_timing.h).
+    uint32_t instruction_cycles(uint16_t hw1, uint16_t hw2, bool& after_access) const override;
     int return_address_register() const override { return UC_ARM_REG_LR; }
     int return_value_register() const override { return UC_ARM_REG_R0; }
 

@@ -245,28 +245,42 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
     // share a return address: they return together.
     while (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address)
         cpu->call_returned();
+    // Any entry other than falling through from the last block is a taken
+    // branch (exception entry and return say so beforehand): the pipeline refills.
+    if (uint32_t(address) != cpu->fallthrough_) cpu->wait_cycles_ += cpu->timing_.branch_refill_cycles;
     cpu->block_start_ = uint32_t(address);
     cpu->block_end_ = uint32_t(address + size);
+    cpu->fallthrough_ = cpu->block_end_;
     cpu->block_base_ = cpu->instret_;
-    cpu->instret_ += cpu->block_instructions(uint32_t(address), size);
+    const BlockCost cost = cpu->block_cost(uint32_t(address), size);
+    cpu->instret_ += cost.instructions;
+    cpu->wait_cycles_ += cost.cycles - uint64_t(cost.instructions) * cpu->timing_.cycles_per_instruction;
 }
 
-uint32_t UnicornCpu::block_instructions(uint32_t address, uint32_t bytes) {
+uint32_t UnicornCpu::instruction_cycles(uint16_t, uint16_t, bool&) const { return timing_.cycles_per_instruction; }
+
+UnicornCpu::BlockCost UnicornCpu::block_cost(uint32_t address, uint32_t bytes) {
     const uint64_t key = (uint64_t(bytes) << 32) | address;
-    auto cached = block_counts_.find(key);
-    if (cached != block_counts_.end()) return cached->second;
-    uint32_t count = 0;
-    for (uint32_t offset = 0; offset < bytes; ++count) {
-        uint16_t halfword = 0;
-        if (uc_mem_read(uc_, address + offset, &halfword, sizeof halfword) != UC_ERR_OK) {
+    auto cached = block_costs_.find(key);
+    if (cached != block_costs_.end()) return cached->second;
+    BlockCost cost;
+    bool after_access = false;
+    for (uint32_t offset = 0; offset < bytes; ++cost.instructions) {
+        uint16_t halfwords[2] = {0, 0};
+        if (uc_mem_read(uc_, address + offset, &halfwords[0], sizeof halfwords[0]) != UC_ERR_OK) {
             // Unicorn just translated this code, so it is readable; count the rest as 16-bit.
-            count += (bytes - offset) / 2;
+            const uint32_t rest = (bytes - offset) / 2;
+            cost.instructions += rest;
+            cost.cycles += rest * timing_.cycles_per_instruction;
             break;
         }
-        offset += instruction_bytes(halfword);
+        const uint32_t length = instruction_bytes(halfwords[0]);
+        if (length == 4) uc_mem_read(uc_, address + offset + 2, &halfwords[1], sizeof halfwords[1]);
+        cost.cycles += instruction_cycles(halfwords[0], halfwords[1], after_access);
+        offset += length;
     }
-    block_counts_.emplace(key, count);
-    return count;
+    block_costs_.emplace(key, cost);
+    return cost;
 }
 
 void UnicornCpu::hook_call_entry(uc_struct* uc, uint64_t, uint32_t, void* watch) {
@@ -420,6 +434,7 @@ void UnicornCpu::stop_inside_block(uint32_t address) {
     if (address >= block_start_ && address < block_end_)
         instret_ = block_base_ + block_instructions(block_start_, address - block_start_);
     accounted_ = std::min(accounted_, instret_);
+    fallthrough_ = address;  // resuming there is no branch
     // The entry hook of an observed function (observe_calls) at this address
     // ran before this stop (hooks run in the order added); the instruction
     // runs, and is seen, again when the core resumes.

@@ -49,6 +49,7 @@ public:
     struct CoreTiming {
         double hz = 100e6;                    // core clock
         uint32_t cycles_per_instruction = 1;  // base cost of every executed instruction
+        uint32_t branch_refill_cycles = 0;    // added when a block is entered other than by falling through
     };
     // `elf_machine`: ELF e_machine of the images this core runs.
     UnicornCpu(sc_core::sc_module_name name, const DeviceConfig& cfg, uc_arch arch, uc_mode mode, CoreTiming timing,
@@ -120,6 +121,14 @@ protected:
     };
     // Length in bytes of the instruction whose first halfword is `halfword`.
     virtual uint32_t instruction_bytes(uint16_t halfword) const = 0;
+    // Issue cycles of the instruction whose halfwords are `hw1`, `hw2` (the
+    // second is meaningless for a 16-bit one). `after_access` says whether the
+    // previous instruction of the block loaded or stored; set it for the next.
+    // The default: every instruction costs the base price.
+    virtual uint32_t instruction_cycles(uint16_t hw1, uint16_t hw2, bool& after_access) const;
+    // The flow continues at `address` without a branch (reset, exception entry
+    // or return): entering the block there costs no pipeline refill.
+    void enter_without_branch(uint32_t address) { fallthrough_ = address; }
     // Register holding the return address right at a function's entry.
     virtual int return_address_register() const = 0;
     virtual int return_value_register() const = 0;
@@ -159,7 +168,12 @@ protected:
     void drop_translations();
     uint32_t read_word(uint32_t address);
     void write_word(uint32_t address, uint32_t value);
-    uint32_t block_instructions(uint32_t address, uint32_t bytes);
+    struct BlockCost {
+        uint32_t instructions = 0;
+        uint32_t cycles = 0;  // issue cycles of them all (instruction_cycles)
+    };
+    BlockCost block_cost(uint32_t address, uint32_t bytes);
+    uint32_t block_instructions(uint32_t address, uint32_t bytes) { return block_cost(address, bytes).instructions; }
 
     const DeviceConfig& cfg_;
     uc_struct* uc_ = nullptr;
@@ -173,13 +187,18 @@ protected:
     uint32_t block_start_ = 0;   // address of the block now executing
     uint64_t block_base_ = 0;    // instret_ before that block
     uint32_t block_end_ = 0;     // its first address past the end
+    // Where the flow goes on without a taken branch: the end of the last block
+    // counted (or a resume point). Entering any other block start pays the refill.
+    uint32_t fallthrough_ = 0;
     // Instructions executed, counted a whole block at a time when the block starts.
     uint64_t instret_ = 0;
-    uint64_t accounted_ = 0;    // instructions already converted to local time
-    uint64_t wait_cycles_ = 0;  // flash/SRAM wait-state cycles not yet converted to local time
-    uint64_t chunk_end_ = 0;    // stop the current chunk after this many instructions
-    uint32_t pc_ = 0;           // start of the last block begun; between chunks, the next instruction
-    bool sleeping_ = false;     // the core asked to sleep; the block hook stops Unicorn
+    uint64_t accounted_ = 0;  // instructions already converted to local time
+    // Cycles beyond instructions x cycles_per_instruction not yet converted to local time:
+    // flash/SRAM wait states, dearer instruction classes, pipeline refills.
+    uint64_t wait_cycles_ = 0;
+    uint64_t chunk_end_ = 0;  // stop the current chunk after this many instructions
+    uint32_t pc_ = 0;         // start of the last block begun; between chunks, the next instruction
+    bool sleeping_ = false;   // the core asked to sleep; the block hook stops Unicorn
     bool halted_ = false;
     std::optional<std::string> error_;
     std::optional<uint64_t> unmapped_address_;
@@ -232,10 +251,10 @@ private:
         uint32_t cycles;  // wait states per access
     };
     std::vector<std::unique_ptr<WaitStateHook>> wait_state_hooks_;
-    // Instruction count of each translated block seen, keyed by address and
-    // byte size (a block at one address can be retranslated shorter).
-    // Firmware does not rewrite its code, so counts never go stale.
-    std::unordered_map<uint64_t, uint32_t> block_counts_;
+    // Instruction count and issue cycles of each translated block seen, keyed
+    // by address and byte size (a block at one address can be retranslated
+    // shorter). Firmware does not rewrite its code, so counts never go stale.
+    std::unordered_map<uint64_t, BlockCost> block_costs_;
 };
 
 }  // namespace ai8x

@@ -16,6 +16,7 @@
 
 #include "firmware/host/elf_image.h"
 #include "firmware/host/firmware_builder.h"
+#include "firmware/host/thumb_timing.h"
 #include "app/report_html.h"
 #include "app/run_options.h"
 #include "testbench/unit/app/app_test_support.h"
@@ -45,12 +46,32 @@ nlohmann::json run_json(const std::string& dir, const fs::path& work, const std:
     return read_json(out.string());
 }
 
-// Bytes of the named functions that the image has (static helpers may be inlined away).
-uint64_t code_bytes(const ElfImage& image, std::initializer_list<const char*> functions) {
-    uint64_t bytes = 0;
-    for (const char* f : functions)
-        if (auto s = image.symbol(f)) bytes += s->size;
-    return bytes;
+// Upper bound of the cycles the named functions (those the image has: static
+// helpers may be inlined away) take when each instruction runs once: every
+// instruction at its Cortex-M4 price (thumb_timing), as if every branch were
+// taken and every instruction waited the largest wait state of one access.
+double code_cycles_bound(const ElfImage& image, std::initializer_list<const char*> functions, const DeviceConfig& cfg,
+                         uint32_t worst_wait) {
+    auto halfword_at = [&](uint32_t address) -> uint16_t {
+        for (const auto& seg : image.segments())
+            if (address >= seg.address && address + 2 <= seg.address + seg.bytes.size())
+                return uint16_t(seg.bytes[address - seg.address] | (seg.bytes[address - seg.address + 1] << 8));
+        return 0;
+    };
+    double cycles = 0;
+    for (const char* f : functions) {
+        const auto s = image.symbol(f);
+        if (!s) continue;
+        const uint32_t begin = s->address & ~1u;
+        for (uint32_t at = begin; at < begin + s->size;) {
+            const uint16_t hw1 = halfword_at(at);
+            const bool wide = (hw1 >> 11) >= 0x1D;
+            const ThumbCost c = thumb_instruction_cost(hw1, wide ? halfword_at(at + 2) : 0, false, cfg.cpu_timing);
+            cycles += c.cycles + (c.branch ? cfg.cpu_timing.branch_refill_cycles : 0) + worst_wait;
+            at += wide ? 4 : 2;
+        }
+    }
+    return cycles;
 }
 
 // Sum of the words in use of one kind of accelerator memory after the run.
@@ -82,18 +103,16 @@ nlohmann::json check_stopwatch(const std::string& dir, const fs::path& work) {
     // The stopwatch starts a few instructions before the CNN starts (rest of
     // MXC_TMR_SW_Start, CNN_START's LED write, the enable store in cnn_start) and
     // stops in the completion interrupt after the exception entry, CNN_ISR's
-    // acknowledge writes and MXC_TMR_SW_Stop. Bound both stretches by the size
-    // of the code involved: a Thumb instruction is at least 2 bytes and costs at
-    // most the base price plus the largest wait state of one memory access.
+    // acknowledge writes and MXC_TMR_SW_Stop. Bound both stretches by the code
+    // involved, each instruction run once at its price (these functions have no
+    // loops) plus the largest wait state of one memory access.
     const ElfImage image = ElfImage::load(FirmwareBuilder(cfg, cache).build(dir).elf_path);
-    const uint64_t instructions_bound =
-        (code_bytes(image, {"CNN_ISR", "MXC_TMR_SW_Stop", "timer_index", "simctl_time_us"}) +
-         code_bytes(image, {"MXC_TMR_SW_Start", "LED_On", "cnn_start"})) /
-        2;
     const uint32_t worst_wait = std::max({cfg.bus.flash_wait_states, cfg.bus.sram_wait_states,
                                           cfg.bus.accel_reg_wait_states, cfg.bus.accel_mem_wait_states});
-    const double latency_cycles = double(cfg.cpu_timing.exception_entry_cycles) +
-                                  double(instructions_bound) * (cfg.cpu_timing.cycles_per_instruction + worst_wait);
+    const double latency_cycles =
+        double(cfg.cpu_timing.exception_entry_cycles) +
+        code_cycles_bound(image, {"CNN_ISR", "MXC_TMR_SW_Stop", "timer_index", "simctl_time_us"}, cfg, worst_wait) +
+        code_cycles_bound(image, {"MXC_TMR_SW_Start", "LED_On", "cnn_start"}, cfg, worst_wait);
     // The stopwatch reads whole microseconds at both ends: up to 1 us either way.
     const double tolerance_us = latency_cycles / cfg.clocks.cpu_hz * 1e6 + 1.0;
     INFO(dir << ": firmware " << firmware_us << " us, cycles/clock " << silicon_us << " us (" << run.at("cnn_cycles")
