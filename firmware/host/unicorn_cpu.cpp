@@ -240,14 +240,15 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
         return;
     }
     cpu->pc_ = uint32_t(address);
+    // Any entry other than falling through from the last block is a taken
+    // branch (exception entry and return say so beforehand): the pipeline
+    // refills. The refill belongs to the branch, so a returning call's includes it.
+    if (uint32_t(address) != cpu->fallthrough_) cpu->wait_cycles_ += cpu->timing_.branch_refill_cycles;
     // A return address is always a branch target, hence a block start. Two
     // observers of one function (or a tail call between observed functions)
     // share a return address: they return together.
     while (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address)
         cpu->call_returned();
-    // Any entry other than falling through from the last block is a taken
-    // branch (exception entry and return say so beforehand): the pipeline refills.
-    if (uint32_t(address) != cpu->fallthrough_) cpu->wait_cycles_ += cpu->timing_.branch_refill_cycles;
     cpu->block_start_ = uint32_t(address);
     cpu->block_end_ = uint32_t(address + size);
     cpu->fallthrough_ = cpu->block_end_;
