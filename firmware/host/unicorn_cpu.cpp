@@ -84,13 +84,12 @@ uint32_t UnicornCpu::read_register(int reg) const {
     return v;
 }
 
-sc_core::sc_time UnicornCpu::local_time() const { return local_time_at(instret_); }
+sc_core::sc_time UnicornCpu::local_time() const { return local_time_at(cycles_); }
 
-sc_core::sc_time UnicornCpu::local_time_at(uint64_t instret) const {
-    // `instret` may lie before accounted_ (an instruction inside a block whose
-    // whole count is already accounted), hence the signed difference.
-    const double pending =
-        (double(instret) - double(accounted_)) * timing_.cycles_per_instruction + double(wait_cycles_);
+sc_core::sc_time UnicornCpu::local_time_at(uint64_t cycles) const {
+    // `cycles` may lie before cycles_accounted_ (an instruction inside a block
+    // whose whole cost is already accounted), hence the signed difference.
+    const double pending = (double(cycles) - double(cycles_accounted_)) + double(wait_cycles_);
     return sc_core::sc_time_stamp() + qk_.get_local_time() + pending * cycle_;
 }
 
@@ -242,8 +241,13 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
     cpu->pc_ = uint32_t(address);
     // Any entry other than falling through from the last block is a taken
     // branch (exception entry and return say so beforehand): the pipeline
-    // refills. The refill belongs to the branch, so a returning call's includes it.
-    if (uint32_t(address) != cpu->fallthrough_) cpu->wait_cycles_ += cpu->timing_.branch_refill_cycles;
+    // refills; the refill belongs to the branch, so a returning call's
+    // includes it. Falling through keeps the pipeline: a load right behind the
+    // previous block's last load/store pipelines as inside one block, so block
+    // boundaries (a debugger's stop splits blocks) do not change the price.
+    const bool fell_through = uint32_t(address) == cpu->fallthrough_;
+    if (!fell_through) cpu->cycles_ += cpu->timing_.branch_refill_cycles;
+    cpu->block_after_access_ = fell_through && cpu->last_access_;
     // A return address is always a branch target, hence a block start. Two
     // observers of one function (or a tail call between observed functions)
     // share a return address: they return together.
@@ -253,33 +257,46 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
     cpu->block_end_ = uint32_t(address + size);
     cpu->fallthrough_ = cpu->block_end_;
     cpu->block_base_ = cpu->instret_;
+    cpu->block_cycles_base_ = cpu->cycles_;
     const BlockCost cost = cpu->block_cost(uint32_t(address), size);
     cpu->instret_ += cost.instructions;
-    cpu->wait_cycles_ += cost.cycles - uint64_t(cost.instructions) * cpu->timing_.cycles_per_instruction;
+    cpu->cycles_ += cost.cycles[cpu->block_after_access_];
+    cpu->last_access_ = cost.ends_with_access;
 }
 
 uint32_t UnicornCpu::instruction_cycles(uint16_t, uint16_t, bool&) const { return timing_.cycles_per_instruction; }
+
+uint32_t UnicornCpu::through(uint32_t address) {
+    uint16_t halfword = 0;
+    uc_mem_read(uc_, address, &halfword, sizeof halfword);
+    return address - block_start_ + instruction_bytes(halfword);
+}
 
 UnicornCpu::BlockCost UnicornCpu::block_cost(uint32_t address, uint32_t bytes) {
     const uint64_t key = (uint64_t(bytes) << 32) | address;
     auto cached = block_costs_.find(key);
     if (cached != block_costs_.end()) return cached->second;
     BlockCost cost;
-    bool after_access = false;
+    bool after_access[2] = {false, true};  // the state behind each instruction, per entry state
     for (uint32_t offset = 0; offset < bytes; ++cost.instructions) {
         uint16_t halfwords[2] = {0, 0};
         if (uc_mem_read(uc_, address + offset, &halfwords[0], sizeof halfwords[0]) != UC_ERR_OK) {
             // Unicorn just translated this code, so it is readable; count the rest as 16-bit.
             const uint32_t rest = (bytes - offset) / 2;
             cost.instructions += rest;
-            cost.cycles += rest * timing_.cycles_per_instruction;
+            for (uint32_t& c : cost.cycles) c += rest * timing_.cycles_per_instruction;
+            if (rest) after_access[0] = after_access[1] = false;
             break;
         }
         const uint32_t length = instruction_bytes(halfwords[0]);
         if (length == 4) uc_mem_read(uc_, address + offset + 2, &halfwords[1], sizeof halfwords[1]);
-        cost.cycles += instruction_cycles(halfwords[0], halfwords[1], after_access);
+        for (int entry = 0; entry < 2; ++entry)
+            cost.cycles[entry] += instruction_cycles(halfwords[0], halfwords[1], after_access[entry]);
         offset += length;
     }
+    // Empty (a partial block of no instruction): the state is the entry's,
+    // which the caller knows; otherwise both entries agree after the first one.
+    cost.ends_with_access = after_access[0];
     block_costs_.emplace(key, cost);
     return cost;
 }
@@ -292,12 +309,13 @@ void UnicornCpu::hook_call_entry(uc_struct* uc, uint64_t, uint32_t, void* watch)
     if (cpu->stopping_ || cpu->halted_) return;
     uint32_t ret = 0;
     uc_reg_read(uc, cpu->return_address_register(), &ret);
-    // The block's count is already in instret_: take the time at the end of
+    // The block's cost is already in cycles_: take the time at the end of
     // this entry instruction, as if instructions were counted one by one.
     sc_core::sc_time entered = cpu->local_time();
     if (w->address >= cpu->block_start_ && w->address < cpu->block_end_)
-        entered = cpu->local_time_at(cpu->block_base_ +
-                                     cpu->block_instructions(cpu->block_start_, w->address - cpu->block_start_) + 1);
+        entered = cpu->local_time_at(
+            cpu->block_cycles_base_ +
+            cpu->block_cost(cpu->block_start_, cpu->through(w->address)).cycles[cpu->block_after_access_]);
     cpu->open_calls_.push_back({w, ret & ~1u, entered});
     if (w->entry) w->entry();
 }
@@ -329,9 +347,9 @@ bool UnicornCpu::hook_unmapped(uc_struct*, uc_mem_type, uint64_t address, int, i
 }
 
 void UnicornCpu::account_instructions() {
-    const double cycles = double(instret_ - accounted_) * timing_.cycles_per_instruction + double(wait_cycles_);
+    const double cycles = double(cycles_ - cycles_accounted_) + double(wait_cycles_);
     qk_.inc(cycles * cycle_);
-    accounted_ = instret_;
+    cycles_accounted_ = cycles_;
     wait_cycles_ = 0;
 }
 
@@ -432,9 +450,13 @@ void UnicornCpu::stop_inside_block(uint32_t address) {
     // The block hook counted the whole block; only the instructions before
     // `address` ran. (Time already charged for the rest, at a bus access
     // earlier in the block, is not taken back.)
-    if (address >= block_start_ && address < block_end_)
-        instret_ = block_base_ + block_instructions(block_start_, address - block_start_);
-    accounted_ = std::min(accounted_, instret_);
+    if (address >= block_start_ && address < block_end_) {
+        const BlockCost ran = block_cost(block_start_, address - block_start_);
+        instret_ = block_base_ + ran.instructions;
+        cycles_ = block_cycles_base_ + ran.cycles[block_after_access_];
+        last_access_ = ran.instructions ? ran.ends_with_access : block_after_access_;
+    }
+    cycles_accounted_ = std::min(cycles_accounted_, cycles_);
     fallthrough_ = address;  // resuming there is no branch
     // The entry hook of an observed function (observe_calls) at this address
     // ran before this stop (hooks run in the order added); the instruction

@@ -128,7 +128,10 @@ protected:
     virtual uint32_t instruction_cycles(uint16_t hw1, uint16_t hw2, bool& after_access) const;
     // The flow continues at `address` without a branch (reset, exception entry
     // or return): entering the block there costs no pipeline refill.
-    void enter_without_branch(uint32_t address) { fallthrough_ = address; }
+    void enter_without_branch(uint32_t address) {
+        fallthrough_ = address;
+        last_access_ = false;
+    }
     // Register holding the return address right at a function's entry.
     virtual int return_address_register() const = 0;
     virtual int return_value_register() const = 0;
@@ -149,7 +152,10 @@ protected:
     void sleep_until(const std::function<bool()>& awake, const sc_core::sc_event& event);
     void account_instructions();
     // Local time at the moment the given instruction count was reached.
-    sc_core::sc_time local_time_at(uint64_t instret) const;
+    // Local time when this core's issue-cycle count (cycles_) reaches `cycles`.
+    sc_core::sc_time local_time_at(uint64_t cycles) const;
+    // Bytes from the start of the block now executing through the instruction at `address`.
+    uint32_t through(uint32_t address);
     uint64_t bus_read(uint32_t address, unsigned size);
     void bus_write(uint32_t address, unsigned size, uint64_t value);
     bool bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data);
@@ -170,7 +176,10 @@ protected:
     void write_word(uint32_t address, uint32_t value);
     struct BlockCost {
         uint32_t instructions = 0;
-        uint32_t cycles = 0;  // issue cycles of them all (instruction_cycles)
+        // Issue cycles of them all (instruction_cycles), entered cold [0] or
+        // right behind a load/store of the previous block [1] (falling through).
+        uint32_t cycles[2] = {0, 0};
+        bool ends_with_access = false;  // the last instruction loads or stores
     };
     BlockCost block_cost(uint32_t address, uint32_t bytes);
     uint32_t block_instructions(uint32_t address, uint32_t bytes) { return block_cost(address, bytes).instructions; }
@@ -190,15 +199,20 @@ protected:
     // Where the flow goes on without a taken branch: the end of the last block
     // counted (or a resume point). Entering any other block start pays the refill.
     uint32_t fallthrough_ = 0;
+    bool last_access_ = false;         // the last instruction counted loads or stores
+    bool block_after_access_ = false;  // the block now executing was entered right behind one
     // Instructions executed, counted a whole block at a time when the block starts.
     uint64_t instret_ = 0;
-    uint64_t accounted_ = 0;  // instructions already converted to local time
-    // Cycles beyond instructions x cycles_per_instruction not yet converted to local time:
-    // flash/SRAM wait states, dearer instruction classes, pipeline refills.
-    uint64_t wait_cycles_ = 0;
-    uint64_t chunk_end_ = 0;  // stop the current chunk after this many instructions
-    uint32_t pc_ = 0;         // start of the last block begun; between chunks, the next instruction
-    bool sleeping_ = false;   // the core asked to sleep; the block hook stops Unicorn
+    // Issue cycles of the instructions counted (block prices and refills),
+    // the part of them already converted to local time, and the count before
+    // the block now executing (after its refill).
+    uint64_t cycles_ = 0;
+    uint64_t cycles_accounted_ = 0;
+    uint64_t block_cycles_base_ = 0;
+    uint64_t wait_cycles_ = 0;  // flash/SRAM wait-state cycles not yet converted to local time
+    uint64_t chunk_end_ = 0;    // stop the current chunk after this many instructions
+    uint32_t pc_ = 0;           // start of the last block begun; between chunks, the next instruction
+    bool sleeping_ = false;     // the core asked to sleep; the block hook stops Unicorn
     bool halted_ = false;
     std::optional<std::string> error_;
     std::optional<uint64_t> unmapped_address_;
