@@ -40,6 +40,7 @@ CalibrationRun calibration_run(const EnergyConfig& config, const nlohmann::json&
     c.measured = *found;
     c.inputs = energy_inputs(activity_from_json(run["activity"]), phases_from_json(run.at("phases")), clock);
     if (c.inputs.inference_us <= 0) throw std::runtime_error("run of '" + vector + "': no inference time");
+    c.model_inference_us = c.inputs.inference_us;
     c.inputs.time_scale = found->inference_us / c.inputs.inference_us;
     c.inputs.inference_us = found->inference_us;
     return c;

@@ -20,7 +20,8 @@ namespace ai8x {
 
 struct CalibrationRun {
     EnergyMeasurement measured;
-    EnergyInputs inputs;  // the run's activity, at the measured inference time
+    EnergyInputs inputs;            // the run's activity, at the measured inference time
+    double model_inference_us = 0;  // the model's own inference time (inputs at time_scale 1 would use it)
 };
 
 // The run JSON of one calibration vector (`ai8xsim run --json`), matched to

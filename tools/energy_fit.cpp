@@ -1,4 +1,4 @@
-// ai8xsim-energy-fit CONFIG RUN.json...: fits a device's energy coefficients
+// ai8xsim-energy-fit CONFIG [--fit=A,B] RUN.json...: fits a device's energy coefficients
 // to its silicon measurements (CONFIG's energy.calibration) from the run JSONs
 // of the measured vectors (`ai8xsim run DIR --json RUN.json`), and prints the
 // fitted coefficients and every network's error, both with the fit and with
@@ -32,6 +32,21 @@ void print_table(const char* title, const EnergyConfig& c, const std::vector<Cal
     }
 }
 
+// The same coefficients with the model's own inference time: what `ai8xsim run` prints.
+void print_own_timing(const EnergyConfig& c, const std::vector<CalibrationRun>& runs) {
+    std::printf("\nwith the coefficients of the device file and the model's own inference time (as `ai8xsim run`):\n");
+    std::printf("%-20s %12s %12s %12s %12s %8s\n", "vector", "silicon us", "model us", "silicon uJ", "model uJ",
+                "error");
+    for (const CalibrationRun& r : runs) {
+        EnergyInputs own = r.inputs;
+        own.time_scale = 1;
+        own.inference_us = r.model_inference_us;
+        const double uj = estimate_energy(c, own).inference_uj;
+        std::printf("%-20s %12.1f %12.1f %12.1f %12.1f %+7.1f%%\n", r.measured.vector.c_str(), r.measured.inference_us,
+                    r.model_inference_us, r.measured.inference_uj, uj, percent_error(uj, r.measured.inference_uj));
+    }
+}
+
 }  // namespace
 
 // The SystemC library references sc_main even though this program never simulates.
@@ -39,14 +54,21 @@ extern "C" int sc_main(int, char**) { return 2; }
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        std::fprintf(stderr, "usage: ai8xsim-energy-fit CONFIG.yaml RUN.json...\n");
+        std::fprintf(stderr, "usage: ai8xsim-energy-fit CONFIG.yaml [--fit=VECTOR,VECTOR] RUN.json...\n");
         return 2;
     }
     try {
         const DeviceConfig cfg = load_device_config(argv[1]);
         if (!cfg.energy.present) throw std::runtime_error(std::string(argv[1]) + ": no energy section");
+        // --fit=A,B: fit on these vectors instead of the file's fit rows (cross-validation).
+        int first_run = 2;
+        std::string fit_override;
+        if (std::string(argv[2]).rfind("--fit=", 0) == 0) {
+            fit_override = "," + std::string(argv[2]).substr(6) + ",";
+            first_run = 3;
+        }
         std::vector<CalibrationRun> runs;
-        for (int i = 2; i < argc; ++i) {
+        for (int i = first_run; i < argc; ++i) {
             std::ifstream in(argv[i]);
             if (!in) throw std::runtime_error(std::string(argv[i]) + ": cannot read");
             nlohmann::json j;
@@ -57,6 +79,10 @@ int main(int argc, char** argv) {
             }
             try {
                 runs.push_back(calibration_run(cfg.energy, j));
+                if (!fit_override.empty())
+                    runs.back().measured.role =
+                        fit_override.find("," + runs.back().measured.vector + ",") != std::string::npos ? "fit"
+                                                                                                        : "validate";
             } catch (const std::exception& e) {
                 throw std::runtime_error(std::string(argv[i]) + ": " + e.what());
             }
@@ -68,6 +94,7 @@ int main(int argc, char** argv) {
         if (fit.has_cpu_fit) std::printf("  cpu.active_mw: %.1f\n", fit.cpu_active_mw);
         print_table("with the fitted coefficients:", with_fit(cfg.energy, fit), runs);
         print_table((std::string("with the coefficients of ") + argv[1] + ":").c_str(), cfg.energy, runs);
+        print_own_timing(cfg.energy, runs);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ai8xsim-energy-fit: %s\n", e.what());
         return 2;
