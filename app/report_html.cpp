@@ -9,6 +9,7 @@
 
 #include <spdlog/fmt/fmt.h>
 
+#include "app/report_energy.h"
 #include "app/report_heatmap.h"
 
 namespace ai8x {
@@ -206,6 +207,8 @@ th{background:#eef} td.l,th.l{text-align:left}
 .bar{fill:#3b6fb6} .bar.stream{fill:#e08a1e} .ours{fill:#3b6fb6} .theirs{fill:#9aa5b1}
 .ours-t{fill:#3b6fb6} .theirs-t{fill:#9aa5b1}
 .cell{fill:#f2f4f7;stroke:#c9ced6} .used{fill:#2f9e6e} .heat{stroke:#fff;stroke-width:0.5}
+.e-compute{fill:#7b4fb6} .e-memory{fill:#2f9e6e} .e-quadrant{fill:#3b6fb6}
+.e-compute-t{color:#7b4fb6} .e-memory-t{color:#2f9e6e} .e-quadrant-t{color:#3b6fb6}
 )";
 
 }  // namespace
@@ -277,6 +280,7 @@ std::string render_report_html(const json& run, const std::string& title) {
         }
         h << "</table></section>\n";
     }
+    if (auto en = run.find("energy"); en != run.end() && en->is_object()) h << energy_section_html(*en);
     for (const char* key : {"hazards", "warnings"}) {
         auto it = run.find(key);
         if (it == run.end() || !it->is_array() || it->empty()) continue;

@@ -19,6 +19,7 @@
 #include "app/inference_timer.h"
 #include "app/layer_dump.h"
 #include "app/activity_report.h"
+#include "app/energy_report.h"
 #include "app/atomic_file.h"
 #include "app/memory_occupancy.h"
 #include "app/platform.h"
@@ -208,6 +209,17 @@ int run_command(const RunOptions& opts) {
         };
     }
 
+    // The CNN clock while the inference ran: generated MAX78002 firmware speeds
+    // the CNN clock up for the inference and slows it again after the interrupt.
+    double inference_clock_hz = 0;
+    {
+        auto next = accel.on_irq;
+        accel.on_irq = [next, &inference_clock_hz, &accel](bool level) {
+            if (level) inference_clock_hz = accel.cnn_clock_hz();
+            if (next) next(level);
+        };
+    }
+
     FirmwarePhases phases;
     if (riscv)
         phases.attach(*riscv);
@@ -335,7 +347,16 @@ int run_command(const RunOptions& opts) {
                                                f.extent_past_end, f.count, f.first_us, f.first_instruction,
                                                f.summary()});
     }
-    report.phases = phases.times(accel.busy_cycles(), accel.cnn_clock_hz());
+    if (inference_clock_hz <= 0) inference_clock_hz = accel.cnn_clock_hz();  // no interrupt: the clock now
+    report.phases = phases.times(accel.busy_cycles(), inference_clock_hz);
+    std::vector<int> ran;
+    for (const auto& l : accel.last_result().layers) ran.push_back(l.layer);
+    std::sort(ran.begin(), ran.end());
+    ran.erase(std::unique(ran.begin(), ran.end()), ran.end());
+    if (!ran.empty()) {
+        report.activity = collect_activity(accel.state(), ran);
+        report.energy = energy_for_run(cfg.energy, energy_inputs(*report.activity, report.phases, inference_clock_hz));
+    }
     if (!opts.quiet_console && !riscv)
         std::printf("\n[ai8xsim] %llu CNN cycles; simulated time per phase: %s\n",
                     static_cast<unsigned long long>(accel.busy_cycles()), format_phases(report.phases).c_str());
@@ -345,6 +366,7 @@ int run_command(const RunOptions& opts) {
             "simulated time per phase (riscv): %s\n",
             static_cast<unsigned long long>(accel.busy_cycles()), static_cast<unsigned long long>(cpu.instructions()),
             static_cast<unsigned long long>(riscv->instructions()), format_phases(report.phases).c_str());
+    if (!opts.quiet_console && report.energy) std::printf("[ai8xsim] %s\n", energy_summary(*report.energy).c_str());
 
     if (!opts.dump_layers_dir.empty()) {
         try {
@@ -381,7 +403,7 @@ int run_command(const RunOptions& opts) {
     if (!opts.json_out.empty()) {
         report.result = rc == kRunPass ? "pass" : rc == kRunFail ? "fail" : "error";
         report.vector = vector_dir;
-        report.cnn_clock_hz = accel.cnn_clock_hz();
+        report.cnn_clock_hz = inference_clock_hz;
         std::optional<GeneratorEstimate> estimate;
         try {
             estimate = read_generator_estimate(vector_dir);
@@ -425,11 +447,6 @@ int run_command(const RunOptions& opts) {
         }
         report.memory = std::move(memory_before_power_off);
         keep_fuller_occupancy(report.memory, memory_occupancy(accel.state()));
-        std::vector<int> ran;
-        for (const auto& l : accel.last_result().layers) ran.push_back(l.layer);
-        std::sort(ran.begin(), ran.end());
-        ran.erase(std::unique(ran.begin(), ran.end()), ran.end());
-        if (!ran.empty()) report.activity = collect_activity(accel.state(), ran);
         report.sim_time_us = sc_core::sc_time_stamp().to_seconds() * 1e6;
         report.cpu_instructions = cpu.instructions();
         if (riscv) {

@@ -29,6 +29,26 @@ nlohmann::json activity_json(const RunReport::Activity& a) {
     return j;
 }
 
+nlohmann::json energy_json(const RunReport::Energy& e) {
+    const EnergyEstimate& x = e.estimate;
+    nlohmann::json j;
+    j["status"] = e.calibrated ? "calibrated" : "uncalibrated";
+    j["basis"] = e.basis;
+    j["voltage_v"] = e.voltage_v;
+    j["cnn_clock_hz"] = e.cnn_clock_hz;
+    j["phases"] = {
+        {"weight_load_uj", x.weight_load_uj}, {"input_load_uj", x.input_load_uj}, {"inference_uj", x.inference_uj}};
+    j["inference_cpu_sleep_uj"] = x.cpu_sleep_uj;
+    j["layers"] = nlohmann::json::array();
+    for (const LayerEnergy& l : x.layers)
+        j["layers"].push_back({{"layer", l.layer},
+                               {"compute_uj", l.compute_uj},
+                               {"memory_uj", l.memory_uj},
+                               {"quadrant_uj", l.quadrant_uj},
+                               {"total_uj", l.total_uj()}});
+    return j;
+}
+
 }  // namespace
 
 void write_run_report(const RunReport& r, const std::string& path) {
@@ -81,6 +101,7 @@ void write_run_report(const RunReport& r, const std::string& path) {
                                {"ranges", ranges}});
     }
     j["activity"] = r.activity ? activity_json(*r.activity) : nlohmann::json(nullptr);
+    j["energy"] = r.energy ? energy_json(*r.energy) : nlohmann::json(nullptr);
     j["phases"] = nlohmann::json::object();
     for (const auto& p : r.phases) j["phases"][p.name] = p.us ? nlohmann::json(*p.us) : nlohmann::json(nullptr);
     if (r.firmware_faults) {

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "model/power/energy_model.h"
+
 namespace ai8x {
 
 struct RunReport {
@@ -84,6 +86,16 @@ struct RunReport {
         std::optional<double> us;
     };
     std::vector<Phase> phases;
+    // Energy estimate of the run (docs/energy-model.md): absent when the device
+    // file has no coefficients or no inference ran.
+    struct Energy {
+        bool calibrated = false;  // false: "uncalibrated", the coefficients are not this chip's measurements
+        std::string basis;        // what the coefficients rest on
+        double voltage_v = 0;
+        double cnn_clock_hz = 0;  // CNN clock during the inference
+        EnergyEstimate estimate;
+    };
+    std::optional<Energy> energy;
     struct FirmwareFault {  // one report of the memory checker (firmware/host/memory_checker.h)
         std::string kind;
         uint32_t site = 0;

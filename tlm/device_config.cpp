@@ -268,6 +268,7 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
         if (r.u32(tm, "timing", flag) > 1) r.fail(std::string("timing.") + flag, "must be 0 or 1", &tm);
     c.timing.kernel_offset_preread = r.u32(tm, "timing", "kernel_offset_preread") == 1;
     c.timing.passthrough_pool_double_pass = r.u32(tm, "timing", "passthrough_pool_double_pass") == 1;
+    c.energy = read_energy_config(r, root);
     return c;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tlm/energy_config.h"
 #include "tlm/register_description.h"
 
 namespace ai8x {
@@ -182,7 +183,8 @@ struct DeviceConfig {
 
     ClockConfig clocks;
     BusTiming bus;
-    AccelTiming timing;  // accelerator state costs (configs: timing:)
+    AccelTiming timing;   // accelerator state costs (configs: timing:)
+    EnergyConfig energy;  // energy coefficients (configs: energy:; absent: no estimate)
 
     uint32_t processors_total() const { return quadrants * processors_per_quadrant; }
 };

@@ -99,4 +99,7 @@ private:
 // needs the register blocks, per-layer geometry and fifo_count of `c`.
 RegisterMap read_register_map(const Reader& r, const YAML::Node& root, const DeviceConfig& c);
 
+// Reads and checks the optional energy section (tlm/energy_config.cpp).
+EnergyConfig read_energy_config(const Reader& r, const YAML::Node& root);
+
 }  // namespace ai8x

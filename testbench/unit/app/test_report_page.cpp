@@ -99,7 +99,7 @@ TEST_CASE("report: a real run renders in headless Chromium with every section", 
     const std::string page = slurp(html);
 
     // Structure: one SVG in each drawn section, one table row per layer of the run.
-    for (const char* id : {"timeline", "estimate", "memory", "activity"}) {
+    for (const char* id : {"timeline", "estimate", "memory", "activity", "energy"}) {
         INFO("section " << id);
         CHECK(count(section(page, id), "<svg") == 1);
     }
@@ -107,6 +107,10 @@ TEST_CASE("report: a real run renders in headless Chromium with every section", 
     const auto& act = run.at("activity");
     CHECK(count(section(page, "activity"), "class=\"heat\"") == act.at("processors").size() * act.at("layers").size());
     CHECK(count(page, "class=\"layer-row\"") == run.at("layers").size());
+    // Energy: the three phases, and three stacked parts per layer of the estimate.
+    CHECK(count(section(page, "energy"), "class=\"energy-row\"") == 3);
+    CHECK(count(section(page, "energy"), "<rect class=\"e-") == 3 * run.at("energy").at("layers").size());
+    CHECK(section(page, "energy").find("(uncalibrated)") != std::string::npos);  // a MAX78000 vector
     // Self-contained: nothing fetched from elsewhere, no scripts.
     CHECK(page.find("<script") == std::string::npos);
     CHECK(page.find("src=\"http") == std::string::npos);

@@ -1,0 +1,48 @@
+// Fitting the energy coefficients to silicon measurements (configs: energy.
+// calibration) and measuring how well they do: shared by the fit tool
+// (tools/energy_fit.cpp) and the calibration test, so that the errors in
+// docs/energy-model.md are what this code computes, not typed in.
+//
+// A measured inference is evaluated at its silicon duration: the busy cycles
+// of every quadrant are scaled by silicon time / model time, because the
+// model's own layer timing of the device may not be calibrated.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/power/energy_model.h"
+#include "tlm/energy_config.h"
+
+namespace ai8x {
+
+struct CalibrationRun {
+    EnergyMeasurement measured;
+    EnergyInputs inputs;            // the run's activity, at the measured inference time
+    double model_inference_us = 0;  // the model's own inference time (inputs at time_scale 1 would use it)
+};
+
+// The run JSON of one calibration vector (`ai8xsim run --json`), matched to
+// its measurement by the folder name. std::runtime_error naming the vector
+// when it is not listed or the JSON lacks what the model needs.
+CalibrationRun calibration_run(const EnergyConfig& config, const nlohmann::json& run);
+
+// The fitted coefficients: one busy-quadrant energy per cycle and one energy
+// per memory access (data SRAM, TRAM, bias) from the inference rows marked
+// "fit" (least squares on relative error), then the CPU's active power from
+// the rows with a weight-loading energy. The other coefficients stay `base`'s.
+struct EnergyFit {
+    double quadrant_cycle_pj = 0;
+    double memory_access_pj = 0;
+    double cpu_active_mw = 0;
+    bool has_cpu_fit = false;  // some row had a weight-loading energy
+};
+EnergyFit fit_energy(const EnergyConfig& base, const std::vector<CalibrationRun>& runs);
+EnergyConfig with_fit(EnergyConfig base, const EnergyFit& fit);
+
+// Relative error of `predicted` against `measured`, in percent.
+inline double percent_error(double predicted, double measured) { return (predicted - measured) / measured * 100.0; }
+
+}  // namespace ai8x

@@ -1,0 +1,85 @@
+// The energy: section of the device files: both bundled files load it (the
+// MAX78002's as calibrated, with its measurements; the MAX78000's as
+// uncalibrated), and a broken section is refused naming file, line and key.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+#include "tlm/device_config.h"
+
+using namespace ai8x;
+
+namespace {
+
+std::string text_of(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The MAX78002 file with the first match of `pattern` replaced by `with`;
+// returns the loader's error message (the test fails if the file loads).
+std::string error_after_edit(const std::string& pattern, const std::string& with) {
+    const std::string text = text_of(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
+    std::smatch m;
+    REQUIRE(std::regex_search(text, m, std::regex(pattern)));
+    char name[] = "/tmp/ai8xsim_energy_cfg_XXXXXX";
+    const int fd = mkstemp(name);
+    REQUIRE(fd >= 0);
+    close(fd);
+    std::ofstream(name) << m.prefix().str() << with << m.suffix().str();
+    std::string msg;
+    try {
+        load_device_config(name);
+    } catch (const ConfigError& e) {
+        msg = e.what();
+    }
+    std::remove(name);
+    REQUIRE_FALSE(msg.empty());
+    CHECK(msg.find(name) != std::string::npos);
+    return msg;
+}
+
+}  // namespace
+
+TEST_CASE("energy: the MAX78002 coefficients load as calibrated, with their measurements", "[config][energy]") {
+    const DeviceConfig c = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
+    REQUIRE(c.energy.present);
+    CHECK(c.energy.calibrated);
+    CHECK(c.energy.quadrant_cycle_pj > 0);
+    CHECK(c.energy.tram_read_pj > 0);
+    REQUIRE(c.energy.calibration.size() == 4);
+    int fit = 0, validate = 0;
+    for (const EnergyMeasurement& m : c.energy.calibration) {
+        fit += m.role == "fit";
+        validate += m.role == "validate";
+        CHECK(m.inference_uj > 0);
+        CHECK(m.inference_us > 0);
+    }
+    CHECK(fit == 2);
+    CHECK(validate == 2);
+}
+
+TEST_CASE("energy: the MAX78000 coefficients are marked uncalibrated", "[config][energy]") {
+    const DeviceConfig c = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78000.yaml");
+    REQUIRE(c.energy.present);
+    CHECK_FALSE(c.energy.calibrated);
+    CHECK(c.energy.basis.find("uncalibrated") != std::string::npos);
+    CHECK(c.energy.calibration.empty());
+}
+
+TEST_CASE("energy: a broken section is refused naming the key", "[config][energy]") {
+    CHECK(error_after_edit(R"(cycle_pj: [0-9.]+)", "cycle_pj: fast").find("energy.quadrant.cycle_pj") !=
+          std::string::npos);
+    CHECK(error_after_edit(R"(tram_read: [0-9.]+)", "tram_read: -3").find("must not be negative") != std::string::npos);
+    CHECK(error_after_edit(R"(\n    sleep_mw: 0)", "").find("energy.cpu.sleep_mw: missing key") != std::string::npos);
+    CHECK(error_after_edit(R"(role: validate)", "role: maybe").find("expected fit or validate") != std::string::npos);
+    CHECK(error_after_edit(R"(  calibration:\n(    - .*\n)+)", "").find("no calibration measurements") !=
+          std::string::npos);
+}

@@ -1,0 +1,103 @@
+// ai8xsim-energy-fit CONFIG [--fit=A,B] RUN.json...: fits a device's energy coefficients
+// to its silicon measurements (CONFIG's energy.calibration) from the run JSONs
+// of the measured vectors (`ai8xsim run DIR --json RUN.json`), and prints the
+// fitted coefficients and every network's error, both with the fit and with
+// the coefficients CONFIG holds now. docs/energy-model.md shows its output.
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/energy_calibration.h"
+#include "model/power/energy_model.h"
+#include "tlm/device_config.h"
+
+using namespace ai8x;
+
+namespace {
+
+void print_table(const char* title, const EnergyConfig& c, const std::vector<CalibrationRun>& runs) {
+    std::printf("\n%s\n", title);
+    std::printf("%-20s %-9s %12s %12s %8s\n", "vector", "role", "silicon uJ", "model uJ", "error");
+    for (const CalibrationRun& r : runs) {
+        const EnergyEstimate e = estimate_energy(c, r.inputs);
+        std::printf("%-20s %-9s %12.1f %12.1f %+7.1f%%\n", r.measured.vector.c_str(), r.measured.role.c_str(),
+                    r.measured.inference_uj, e.inference_uj, percent_error(e.inference_uj, r.measured.inference_uj));
+        if (r.measured.weight_load_uj)
+            std::printf("%-20s %-9s %12.1f %12.1f %+7.1f%%\n", (r.measured.vector + " weights").c_str(), "fit",
+                        *r.measured.weight_load_uj, e.weight_load_uj,
+                        percent_error(e.weight_load_uj, *r.measured.weight_load_uj));
+    }
+}
+
+// The same coefficients with the model's own inference time: what `ai8xsim run` prints.
+void print_own_timing(const EnergyConfig& c, const std::vector<CalibrationRun>& runs) {
+    std::printf("\nwith the coefficients of the device file and the model's own inference time (as `ai8xsim run`):\n");
+    std::printf("%-20s %12s %12s %12s %12s %8s\n", "vector", "silicon us", "model us", "silicon uJ", "model uJ",
+                "error");
+    for (const CalibrationRun& r : runs) {
+        EnergyInputs own = r.inputs;
+        own.time_scale = 1;
+        own.inference_us = r.model_inference_us;
+        const double uj = estimate_energy(c, own).inference_uj;
+        std::printf("%-20s %12.1f %12.1f %12.1f %12.1f %+7.1f%%\n", r.measured.vector.c_str(), r.measured.inference_us,
+                    r.model_inference_us, r.measured.inference_uj, uj, percent_error(uj, r.measured.inference_uj));
+    }
+}
+
+}  // namespace
+
+// The SystemC library references sc_main even though this program never simulates.
+extern "C" int sc_main(int, char**) { return 2; }
+
+int main(int argc, char** argv) {
+    if (argc < 3) {
+        std::fprintf(stderr, "usage: ai8xsim-energy-fit CONFIG.yaml [--fit=VECTOR,VECTOR] RUN.json...\n");
+        return 2;
+    }
+    try {
+        const DeviceConfig cfg = load_device_config(argv[1]);
+        if (!cfg.energy.present) throw std::runtime_error(std::string(argv[1]) + ": no energy section");
+        // --fit=A,B: fit on these vectors instead of the file's fit rows (cross-validation).
+        int first_run = 2;
+        std::string fit_override;
+        if (std::string(argv[2]).rfind("--fit=", 0) == 0) {
+            fit_override = "," + std::string(argv[2]).substr(6) + ",";
+            first_run = 3;
+        }
+        std::vector<CalibrationRun> runs;
+        for (int i = first_run; i < argc; ++i) {
+            std::ifstream in(argv[i]);
+            if (!in) throw std::runtime_error(std::string(argv[i]) + ": cannot read");
+            nlohmann::json j;
+            try {
+                j = nlohmann::json::parse(in);
+            } catch (const nlohmann::json::exception& e) {
+                throw std::runtime_error(std::string(argv[i]) + ": not JSON: " + e.what());
+            }
+            try {
+                runs.push_back(calibration_run(cfg.energy, j));
+                if (!fit_override.empty())
+                    runs.back().measured.role =
+                        fit_override.find("," + runs.back().measured.vector + ",") != std::string::npos ? "fit"
+                                                                                                        : "validate";
+            } catch (const std::exception& e) {
+                throw std::runtime_error(std::string(argv[i]) + ": " + e.what());
+            }
+        }
+        const EnergyFit fit = fit_energy(cfg.energy, runs);
+        std::printf("fitted on the rows marked fit:\n");
+        std::printf("  quadrant.cycle_pj: %.2f\n", fit.quadrant_cycle_pj);
+        std::printf("  one memory access (data SRAM, TRAM, bias, bus write): %.3f pJ\n", fit.memory_access_pj);
+        if (fit.has_cpu_fit) std::printf("  cpu.active_mw: %.1f\n", fit.cpu_active_mw);
+        print_table("with the fitted coefficients:", with_fit(cfg.energy, fit), runs);
+        print_table((std::string("with the coefficients of ") + argv[1] + ":").c_str(), cfg.energy, runs);
+        print_own_timing(cfg.energy, runs);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ai8xsim-energy-fit: %s\n", e.what());
+        return 2;
+    }
+    return 0;
+}
