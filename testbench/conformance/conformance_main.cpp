@@ -344,8 +344,8 @@ int main(int argc, char* argv[]) {
         job_list.push_back(std::move(job));
     }
 
-    std::fprintf(stderr, "ai8xsim-conformance: %zu vector(s), %u job(s), %u s limit each, logs in %s\n", rows.size(),
-                 jobs, timeout_s, work_dir.c_str());
+    std::fprintf(stderr, "ai8xsim-conformance: %zu vector(s), %zu to run, %u job(s), %u s limit each, logs in %s\n",
+                 rows.size(), to_run.size(), jobs, timeout_s, work_dir.c_str());
     bool results_lost = false;  // a results line could not be written: resume would be wrong
     const auto start_deadline = budget_min == 0 ? std::chrono::steady_clock::time_point::max()
                                                 : std::chrono::steady_clock::now() + std::chrono::minutes(budget_min);
