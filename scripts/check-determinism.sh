@@ -2,7 +2,7 @@
 # Runs a sample of golden vectors (plain, FIFO, streaming) with two ai8xsim
 # binaries, e.g. the Release and the ASan+UBSan builds of scripts/test.sh, and
 # checks that both write the same run JSON apart from its wall-clock fields,
-# the same layer dumps and the same bus trace (docs/determinism.md).
+# the same layer dumps, bus trace, VCD and timeline (docs/determinism.md).
 # Usage: scripts/check-determinism.sh AI8XSIM_A AI8XSIM_B [VECTORS_DIR]
 set -uo pipefail
 
@@ -35,14 +35,15 @@ for v in "${sample[@]}"; do
     out="$work/$side/$v"
     mkdir -p "$out"
     if ! "${!bin}" run "$vectors/$v" --quiet --build-dir "$work/firmware" --json "$out/run.json" \
-      --dump-layers "$out/layers" --trace-out "$out/trace.txt"; then
+      --dump-layers "$out/layers" --trace-out "$out/trace.txt" --vcd "$out/waves.vcd" \
+      --timeline "$out/timeline.json"; then
       echo "FAIL   $v: ${!bin} did not pass"
       status=1
     fi
     jq -S "$strip" "$out/run.json" >"$out/run-without-wall-clock.json" && rm "$out/run.json"
   done
   if diff -r "$work/a/$v" "$work/b/$v" >"$work/diff.txt"; then
-    echo "same   $v ($(find "$work/a/$v" -type f | wc -l) files: run JSON without $fields, layer dumps, trace)"
+    echo "same   $v ($(find "$work/a/$v" -type f | wc -l) files: run JSON without $fields, layer dumps, trace, VCD, timeline)"
   else
     echo "DIFFER $v"
     head -n 20 "$work/diff.txt"

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <stdexcept>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,7 @@ struct ResultFileError : std::runtime_error {
 class AppendFile {
 public:
     // Opens `path`. With `resume`, the complete lines already there are kept
-    // (readable through lines()) and a torn last line is cut off; the first
+    // (see take_lines()) and a torn last line is cut off; the first
     // line must then be `header` (or the file empty/missing). Without
     // `resume`, the file is started anew with `header` (if not empty).
     AppendFile(const std::string& path, const std::string& header, bool resume);
@@ -28,8 +29,9 @@ public:
     AppendFile(const AppendFile&) = delete;
     AppendFile& operator=(const AppendFile&) = delete;
 
-    // The lines found on opening (header excluded), without their newlines.
-    const std::vector<std::string>& lines() const { return kept_; }
+    // The lines found on opening (header excluded), without their newlines;
+    // handed over once (a long run need not keep them).
+    std::vector<std::string> take_lines() { return std::move(kept_); }
     // Appends `line` and a newline in one write().
     void append(const std::string& line);
     const std::string& path() const { return path_; }

@@ -265,6 +265,27 @@ std::string axis_key(const std::string& row, size_t axes) {
     return row.substr(0, pos);
 }
 
+// Each row of `lines` (a sweep CSV without its header) in its point's place
+// (grid order); throws naming `file` if a row is no point of this grid.
+std::vector<std::optional<std::string>> rows_by_point(std::vector<std::string> lines, const std::vector<Point>& points,
+                                                      const std::vector<Axis>& axes, const std::string& file) {
+    std::map<std::string, std::vector<size_t>> by_key;  // axis cells -> points, grid order
+    for (const Point& p : points) {
+        std::string key;
+        for (size_t a = 0; a < axes.size(); ++a) key += axis_cell(axes[a], p.index[a]) + ",";
+        by_key[key].push_back(p.number - 1);
+    }
+    std::vector<std::optional<std::string>> rows(points.size());
+    for (std::string& line : lines) {
+        auto it = by_key.find(axis_key(line, axes.size()));
+        if (it == by_key.end() || it->second.empty())
+            throw UsageError(file + ": row '" + line + "' is not a point of this grid (or is there twice)");
+        rows[it->second.front()] = std::move(line);
+        it->second.erase(it->second.begin());
+    }
+    return rows;
+}
+
 // --merge DIR: the CSV of the job list in DIR (--write-jobs), as a local run writes it.
 int merge(const fs::path& jobs_dir, const std::string& out) {
     const fs::path manifest_path = jobs_dir / "sweep.json";
@@ -432,24 +453,13 @@ int sweep(int argc, char** argv) {
         return 0;
     }
 
-    // Rows already in the file (--resume) are points done.
+    // Rows already in the file (--resume) are points done. Rows are not kept
+    // in memory while the sweep runs: the file has them.
     AppendFile file(out_arg, header, resume);
-    std::map<std::string, std::vector<size_t>> by_key;  // axis cells -> points, grid order
-    for (const Point& p : points) {
-        std::string key;
-        for (size_t a = 0; a < axes.size(); ++a) key += axis_cell(axes[a], p.index[a]) + ",";
-        by_key[key].push_back(p.number - 1);
-    }
-    std::vector<std::string> rows(points.size());
     std::vector<bool> have(points.size(), false);
-    for (const std::string& line : file.lines()) {
-        auto it = by_key.find(axis_key(line, axes.size()));
-        if (it == by_key.end() || it->second.empty())
-            throw UsageError(out_arg + ": row '" + line + "' is not a point of this grid (or is there twice)");
-        const size_t i = it->second.front();
-        it->second.erase(it->second.begin());
-        rows[i] = line;
-        have[i] = true;
+    {
+        const auto kept = rows_by_point(file.take_lines(), points, axes, out_arg);
+        for (size_t i = 0; i < kept.size(); ++i) have[i] = kept[i].has_value();
     }
     std::vector<size_t> todo;
     for (size_t i = 0; i < points.size(); ++i)
@@ -462,7 +472,6 @@ int sweep(int argc, char** argv) {
     auto record = [&](const Point& p) {
         const std::string row = csv_row(p, axes);
         file.append(row);
-        rows[p.number - 1] = row;
         ++finished;
         std::cerr << "[" << finished << "/" << points.size() << "] point " << p.number
                   << (p.timed_out ? " timed out" : " exit " + std::to_string(p.exit_code)) << " (" << p.wall << " s)\n";
@@ -479,7 +488,13 @@ int sweep(int argc, char** argv) {
 
     // Complete: the rows in grid order, whatever order they finished in.
     std::string csv = header + "\n";
-    for (const auto& r : rows) csv += r + "\n";
+    auto lines = ai8x::tools::read_complete_lines(out_arg);
+    if (lines.empty() || lines.front() != header) throw UsageError(out_arg + ": changed while the sweep ran");
+    lines.erase(lines.begin());
+    for (const auto& r : rows_by_point(std::move(lines), points, axes, out_arg)) {
+        if (!r) throw UsageError(out_arg + ": a finished point's row is missing (file changed while the sweep ran)");
+        csv += *r + "\n";
+    }
     ai8x::tools::write_atomically(out_arg, csv);
     std::cerr << "ai8xsim-sweep: wrote " << out_arg << "\n";
     return 0;

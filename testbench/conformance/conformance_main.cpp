@@ -308,7 +308,7 @@ int main(int argc, char* argv[]) {
         } else {
             if (results_path.empty()) results_path = (fs::path(work_dir) / "results.jsonl").string();
             results = std::make_unique<ai8x::tools::AppendFile>(results_path, kResultsHeader, resume);
-            known = parse_outcome_lines(results->lines(), results_path);
+            known = parse_outcome_lines(results->take_lines(), results_path);
         }
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ai8xsim-conformance: %s\n", e.what());

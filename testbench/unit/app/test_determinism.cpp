@@ -1,6 +1,6 @@
 // Determinism (docs/determinism.md): the same vector gives byte-identical run
-// JSON apart from the wall-clock fields (wall_clock_fields()), layer dumps and
-// bus traces, run after run and with several runs at once; the conformance
+// JSON apart from the wall-clock fields (wall_clock_fields()), layer dumps,
+// bus traces, VCD and timeline, run after run and with several runs at once; the conformance
 // runner's results do not depend on its -j. Plain, FIFO and streaming vectors.
 // Across build types: scripts/check-determinism.sh (CI: release vs ASan+UBSan).
 #include <catch2/catch.hpp>
@@ -29,10 +29,11 @@ const std::vector<std::string> kSample = {"demo-mnist-extrasmall", "t-test-fifo-
 
 // `ai8xsim run` of `vector` with every output of interest under `out`.
 std::string run_command(const std::string& vector, const fs::path& out) {
+    const std::string o = out.string();
     return fmt::format(
         "'{}' run '{}/{}' --quiet --build-dir '{}.fwcache' --json '{}/run.json' --dump-layers '{}/layers' "
-        "--trace-out '{}/trace.txt'",
-        AI8XSIM_BINARY, kVectors, vector, AI8XSIM_BINARY, out.string(), out.string(), out.string());
+        "--trace-out '{}/trace.txt' --vcd '{}/waves.vcd' --timeline '{}/timeline.json'",
+        AI8XSIM_BINARY, kVectors, vector, AI8XSIM_BINARY, o, o, o, o, o);
 }
 
 // The run JSON without its wall-clock fields, each of which must be there.
@@ -88,8 +89,11 @@ TEST_CASE("determinism: run JSON, layer dumps and traces are identical run after
             CHECK(without_wall_clock(work / "second" / "run.json") == alone);
 
             const auto files = output_files(work / "alone");
-            REQUIRE(files.count("trace.txt") == 1);
-            CHECK_FALSE(files.at("trace.txt").empty());
+            for (const char* name : {"trace.txt", "waves.vcd", "timeline.json"}) {
+                INFO(name);
+                REQUIRE(files.count(name) == 1);
+                CHECK_FALSE(files.at(name).empty());
+            }
             const auto layer_files = std::count_if(files.begin(), files.end(), [](const auto& f) {
                 return f.first.rfind("layers/", 0) == 0 && !f.second.empty();
             });
