@@ -74,6 +74,7 @@ TEST_CASE("determinism: run JSON, layer dumps and traces are identical run after
     for (const auto& vector : kSample) {
         DYNAMIC_SECTION(vector) {
             const fs::path work = scratch("determinism-" + vector);
+            for (const char* run : {"alone", "first", "second"}) fs::create_directories(work / run);
             // One run alone, then two at the same time.
             ShellRun r = run_shell(run_command(vector, work / "alone"), work);
             INFO(r.err);

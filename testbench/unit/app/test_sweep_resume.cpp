@@ -62,9 +62,46 @@ size_t complete_rows(const fs::path& csv) {
     return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
 }
 
+// A sweep of two points over `vector` with --timeout 1: both runs time out,
+// and nothing of them stays: no process mentioning `work`, nothing in the
+// sweep's TMPDIR, no half-written file in the firmware cache.
+void check_timeouts_leave_nothing(const fs::path& work, const std::string& vector, const std::string& env) {
+    const fs::path tmp = work / "tmp", cache = work / "cache", csv = work / "out.csv";
+    fs::create_directories(tmp);
+    const ShellRun r = run_shell(
+        fmt::format("{} TMPDIR='{}' '{}' '{}' -o '{}' --ai8xsim '{}' --build-dir '{}' --grid 0x50100010=1,2 "
+                    "--timeout 1 -j 2",
+                    env, tmp.string(), AI8XSIM_SWEEP_BINARY, vector, csv.string(), AI8XSIM_BINARY, cache.string()),
+        work);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    const auto rows = read_csv(csv);
+    REQUIRE(rows.size() == 3);
+    for (size_t i = 1; i < rows.size(); ++i) {
+        REQUIRE(rows[i].size() == 7);
+        CHECK(rows[i][1] == "ERROR");
+        CHECK(rows[i][2].empty());  // no exit code: killed
+        CHECK(std::stod(rows[i][6]) >= 1.0);
+    }
+    CHECK(r.err.find("timed out") != std::string::npos);
+
+    CHECK(fs::is_empty(tmp));
+    for (const auto& e : fs::recursive_directory_iterator(cache)) {
+        INFO(e.path());
+        CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+    }
+    auto alive = live_processes_mentioning(work.string());
+    for (int i = 0; i < 200 && !alive.empty(); ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        alive = live_processes_mentioning(work.string());
+    }
+    INFO((alive.empty() ? std::string() : alive.front()));
+    CHECK(alive.empty());
+}
+
 }  // namespace
 
-TEST_CASE("sweep: killed mid-run keeps whole rows; --resume completes it like an uninterrupted sweep",
+TEST_CASE("sweep: killed mid-run keeps whole rows, and --resume completes it like an uninterrupted sweep",
           "[sweep][resume]") {
     const fs::path work = scratch("sweep-resume");
     const std::string grid = grid_arguments();
@@ -153,41 +190,27 @@ TEST_CASE("sweep: --resume drops a torn last row and refuses another grid's file
 }
 
 TEST_CASE("sweep: a run past --timeout leaves no process and no temporary file behind", "[sweep][timeout]") {
-    // firmware/examples/hang never ends; with a cold firmware cache the first
-    // run is killed while compiling or simulating, the second while simulating
-    // or compiling again: either way, nothing of it may stay.
-    const fs::path work = scratch("sweep-timeout");
-    const fs::path tmp = work / "tmp", cache = work / "cache", csv = work / "out.csv";
-    fs::create_directories(tmp);
     const std::string hang = std::string(AI8XSIM_SOURCE_DIR) + "/firmware/examples/hang";
-    const ShellRun r =
-        run_shell(fmt::format("TMPDIR='{}' '{}' '{}' -o '{}' --ai8xsim '{}' --build-dir '{}' "
-                              "--grid 0x50100010=1,2 --timeout 1 -j 2",
-                              tmp.string(), AI8XSIM_SWEEP_BINARY, hang, csv.string(), AI8XSIM_BINARY, cache.string()),
-                  work);
-    INFO(r.err);
-    REQUIRE(r.exit_code == 0);
-    const auto rows = read_csv(csv);
-    REQUIRE(rows.size() == 3);
-    for (size_t i = 1; i < rows.size(); ++i) {
-        CHECK(rows[i][1] == "ERROR");
-        CHECK(rows[i][2].empty());  // no exit code: killed
-        CHECK(std::stod(rows[i][7]) >= 1.0);
+    SECTION("killed while compiling") {
+        // A compiler that takes a minute (AI8XSIM_ARM_GCC, as the firmware
+        // builder allows) and leaves a temporary file as compilers do: the
+        // kill must reach it, its file and the builder's link folder.
+        const fs::path work = scratch("sweep-timeout-build");
+        const fs::path gcc = work / "slow-gcc";
+        std::ofstream(gcc) << "#!/bin/sh\n: > \"${TMPDIR:-/tmp}/cc-partial.o\"\nsleep 60\n";
+        fs::permissions(gcc, fs::perms::owner_all);
+        check_timeouts_leave_nothing(work, hang, "AI8XSIM_ARM_GCC='" + gcc.string() + "'");
+        fs::remove_all(work);
     }
-    CHECK(r.err.find("timed out") != std::string::npos);
-
-    // Nothing in the sweep's temporary folder, no half-written file in the cache.
-    CHECK(fs::is_empty(tmp));
-    for (const auto& e : fs::recursive_directory_iterator(cache)) {
-        INFO(e.path());
-        CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+    SECTION("killed while simulating") {
+        // The firmware built beforehand (a run stopped by its simulated-time
+        // limit), so the runs time out in the never-ending loop.
+        const fs::path work = scratch("sweep-timeout-run");
+        const ShellRun built = run_shell(fmt::format("'{}' run '{}' --quiet --timeout 1 --build-dir '{}'",
+                                                     AI8XSIM_BINARY, hang, (work / "cache").string()),
+                                         work);
+        REQUIRE(built.exit_code == 3);
+        check_timeouts_leave_nothing(work, hang, "");
+        fs::remove_all(work);
     }
-    // No process of either run (ai8xsim, the compiler driver, cc1, ld) mentions the folder.
-    auto alive = live_processes_mentioning(work.string());
-    for (int i = 0; i < 200 && !alive.empty(); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        alive = live_processes_mentioning(work.string());
-    }
-    CHECK(alive.empty());
-    fs::remove_all(work);
 }
