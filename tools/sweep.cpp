@@ -38,7 +38,6 @@ namespace fs = std::filesystem;
 
 using namespace ai8x::sweep;
 using ai8x::tools::AppendFile;
-using ai8x::tools::ResultFileError;
 
 namespace {
 
@@ -62,11 +61,11 @@ struct RunSetup {
     std::string ai8xsim;
     fs::path dir;
     double timeout = 0;
-    std::string build_dir;  // firmware cache of the runs; empty: ai8xsim's default
+    std::string build_dir;  // firmware cache of the runs
 };
 
-// ai8xsim's default firmware cache (FirmwareBuilder::default_cache_root):
-// where a killed run may have left its half-built files.
+// ai8xsim's default firmware cache (FirmwareBuilder::default_cache_root),
+// for runs of a sweep given no --build-dir.
 fs::path default_cache_root() {
     if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "ai8xsim";
     if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "ai8xsim";
@@ -89,10 +88,8 @@ void spawn(Point& p, const RunSetup& setup) {
     }
     args.push_back("--json");
     args.push_back(point_json(p).string());
-    if (!setup.build_dir.empty()) {
-        args.push_back("--build-dir");
-        args.push_back(setup.build_dir);
-    }
+    args.push_back("--build-dir");
+    args.push_back(setup.build_dir);
     std::vector<std::string> env;
     for (char** e = environ; *e; ++e)
         if (std::strncmp(*e, "TMPDIR=", 7) != 0) env.emplace_back(*e);
@@ -136,7 +133,7 @@ void spawn(Point& p, const RunSetup& setup) {
 // (FirmwareBuilder names those NAME.tmp<pid>) is removed; its own folder goes
 // with the point.
 void remove_leftovers(const Point& p, const RunSetup& setup) {
-    const fs::path cache = setup.build_dir.empty() ? default_cache_root() : fs::path(setup.build_dir);
+    const fs::path cache(setup.build_dir);
     const std::string suffix = ".tmp" + std::to_string(p.pid);
     std::error_code ec;
     for (fs::directory_iterator entry(cache, ec), end; !ec && entry != end; entry.increment(ec)) {
@@ -435,7 +432,9 @@ int sweep(int argc, char** argv) {
         return 0;
     }
 
-    RunSetup setup{ai8xsim, dir, timeout, build_dir};
+    // The cache named explicitly: a run's TMPDIR is its own folder, so
+    // ai8xsim's last-resort default ($TMPDIR/ai8xsim-cache) would differ per run.
+    RunSetup setup{ai8xsim, dir, timeout, build_dir.empty() ? default_cache_root().string() : build_dir};
     remove_stale_scratch();
     const fs::path scratch = fs::temp_directory_path() / ("ai8xsim-sweep-" + std::to_string(getpid()));
     for (Point& p : points) p.work = scratch / ("point-" + std::to_string(p.number));

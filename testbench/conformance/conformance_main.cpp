@@ -205,8 +205,11 @@ int main(int argc, char* argv[]) {
         work_dir = merge_dir;
         std::ifstream in(fs::path(merge_dir) / "conformance.json");
         const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
-        if (!in || manifest.is_discarded() || !manifest.contains("vectors") || !manifest["vectors"].is_array() ||
-            !manifest.contains("vectors_dir") || !manifest["vectors_dir"].is_string()) {
+        const bool names_ok = !manifest.is_discarded() && manifest.contains("vectors") &&
+                              manifest["vectors"].is_array() &&
+                              std::all_of(manifest["vectors"].begin(), manifest["vectors"].end(),
+                                          [](const nlohmann::json& v) { return v.is_string(); });
+        if (!in || !names_ok || !manifest.contains("vectors_dir") || !manifest["vectors_dir"].is_string()) {
             std::fprintf(stderr,
                          "ai8xsim-conformance: --merge: %s/conformance.json missing or malformed (written by "
                          "--write-jobs)\n",
@@ -254,7 +257,6 @@ int main(int argc, char* argv[]) {
     if (!jobs_dir.empty()) {
         // One job per vector, each a complete command with its own results file.
         const std::string base = absolute(jobs_dir);
-        fs::create_directories(base);
         std::vector<std::string> commands;
         nlohmann::json names = nlohmann::json::array();
         for (const auto& r : rows) {
@@ -274,6 +276,7 @@ int main(int argc, char* argv[]) {
             names.push_back(r.vector->name);
         }
         try {
+            fs::create_directories(base);
             ai8x::tools::write_job_files(base, commands, "ai8xsim-conformance");
             const nlohmann::json manifest = {{"vectors_dir", absolute(vectors_dir)}, {"vectors", names}};
             ai8x::tools::write_atomically(base + "/conformance.json", manifest.dump(2) + "\n");
