@@ -42,5 +42,6 @@ echo "points: $points in $((SECONDS - start)) s, -j $jobs, verdicts: $(tail -n +
 echo "sweep (s, RSS KiB, peak KiB, fds, children) first: $(head -n 1 "$work/samples.txt")"
 echo "sweep (s, RSS KiB, peak KiB, fds, children) last:  $(tail -n 1 "$work/samples.txt")"
 echo "sweep RSS range KiB: $(awk 'NR==1{lo=hi=$2} {if($2<lo)lo=$2; if($2>hi)hi=$2} END{print lo" - "hi}' "$work/samples.txt")"
+echo "sweep RSS KiB at each tenth of the run: $(awk '{r[NR]=$2} END{for(i=1;i<=10;i++) printf "%s ", r[int(NR*i/10)]}' "$work/samples.txt")"
 awk '{print $1}' "$work/child_rss.txt" | sort -n | awk '{a[NR]=$1} END{print "runs peak RSS KiB: min " a[1] ", median " a[int((NR+1)/2)] ", max " a[NR]}'
 awk '{a[NR]=$1} END{n=NR<50?NR:50; for(i=1;i<=n;i++){f+=a[i]; l+=a[NR-n+i]} printf "runs peak RSS KiB: mean of first %d %.0f, of last %d %.0f\n", n, f/n, n, l/n}' "$work/child_rss.txt"
