@@ -125,4 +125,13 @@ struct RunReport {
 // readers never see half a file. Throws std::runtime_error naming the path.
 void write_run_report(const RunReport& report, const std::string& path);
 
+// The run JSON's top-level fields that measure the host's wall clock. They are
+// the only ones that may differ between two runs of the same vector (any
+// build, any number of runs at once); strip them to compare runs
+// (docs/determinism.md). Keep this list complete when adding a field.
+inline const std::vector<std::string>& wall_clock_fields() {
+    static const std::vector<std::string> fields = {"inference_wall_seconds", "wall_seconds"};
+    return fields;
+}
+
 }  // namespace ai8x

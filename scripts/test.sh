@@ -7,7 +7,8 @@
 #      over the generator-options vectors (../shared/vectors-max78000-options,
 #      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS),
 #      over the MAX78002 vectors (VECTORS_DIR-max78002, with their own expected
-#      failures) and over a small sample with the sanitizer build.
+#      failures) and over a small sample with the sanitizer build;
+#   4. the same results from both builds on a sample (scripts/check-determinism.sh).
 # Every step runs even if an earlier one failed; the exit code is non-zero if
 # any failed. Usage: scripts/test.sh [VECTORS_DIR]   (or AI8XSIM_VECTORS=...)
 set -uo pipefail
@@ -77,6 +78,9 @@ step "sanitizer build" build "$sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAI8
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
 # The firmware build test only runs the ARM cross-compiler; the release step ran it.
 step "unit tests (ASan+UBSan)" unit_tests "$sanitize" -E "golden vector builds"
+# Same run JSON (minus wall-clock fields), layer dumps and traces from both builds.
+step "determinism (release vs ASan+UBSan build)" \
+  "$repo/scripts/check-determinism.sh" "$release/ai8xsim" "$sanitize/ai8xsim" "$vectors"
 # --budget bounds the whole run: vectors not started in time count as failed.
 expected="$repo/testbench/conformance/expected_failures.txt"
 step "conformance (release, all vectors)" conformance_release

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -21,191 +22,32 @@
 #include <vector>
 
 #include <fcntl.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "tools/result_file.h"
+#include "tools/sweep_grid.h"
+
 extern char** environ;
 
 namespace fs = std::filesystem;
 
+using namespace ai8x::sweep;
+using ai8x::tools::AppendFile;
+
 namespace {
 
-// Argument or input errors: reported with the offending text, exit code 2.
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-// A 32-bit number, hex (0x...) or decimal; nothing if `text` is anything else.
-std::optional<uint32_t> parse_u32(const std::string& text) {
-    if (text.empty()) return std::nullopt;
-    try {
-        size_t used = 0;
-        const unsigned long long v = std::stoull(text, &used, 0);
-        if (used != text.size() || v > 0xFFFFFFFFull || text[0] == '-') return std::nullopt;
-        return static_cast<uint32_t>(v);
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-}
-
-uint32_t need_u32(const std::string& text, const std::string& option, const std::string& arg) {
-    const auto v = parse_u32(text);
-    if (!v) throw UsageError(option + " '" + arg + "': '" + text + "' is not a 32-bit number (hex 0x.. or decimal)");
-    return *v;
-}
-
-std::vector<std::string> split(const std::string& text, char sep) {
-    std::vector<std::string> out;
-    std::string part;
-    std::istringstream in(text);
-    while (std::getline(in, part, sep)) out.push_back(part);
-    if (!text.empty() && text.back() == sep) out.emplace_back();
-    return out;
-}
-
-// "V1,V2,..." or "START:END:STEP" (END inclusive).
-std::vector<uint32_t> parse_values(const std::string& text, const std::string& option, const std::string& arg) {
-    std::vector<uint32_t> values;
-    if (text.find(':') != std::string::npos) {
-        const auto parts = split(text, ':');
-        if (parts.size() != 3) throw UsageError(option + " '" + arg + "': a range is START:END:STEP");
-        const uint64_t start = need_u32(parts[0], option, arg), end = need_u32(parts[1], option, arg);
-        const uint64_t step = need_u32(parts[2], option, arg);
-        if (step == 0 || end < start)
-            throw UsageError(option + " '" + arg + "': a range needs STEP > 0 and END >= START");
-        for (uint64_t v = start; v <= end; v += step) values.push_back(static_cast<uint32_t>(v));
-    } else {
-        for (const std::string& v : split(text, ',')) values.push_back(need_u32(v, option, arg));
-    }
-    if (values.empty()) throw UsageError(option + " '" + arg + "': no values");
-    return values;
-}
-
-// Every `*((volatile uint32_t *) ADDR) = VALUE;` of the generated cnn.c, last value per address.
-std::map<uint32_t, uint32_t> generated_writes(const fs::path& cnn_c) {
-    std::ifstream in(cnn_c);
-    if (!in) throw UsageError("cannot read " + cnn_c.string() + " (needed by --grid-field)");
-    static const std::regex write(
-        R"(\*\(\(volatile uint32_t \*\)\s*(0x[0-9a-fA-F]+)\)\s*=\s*(0x[0-9a-fA-F]+|[0-9]+)\s*;)");
-    std::map<uint32_t, uint32_t> out;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::smatch m;
-        if (std::regex_search(line, m, write)) out[*parse_u32(m[1])] = *parse_u32(m[2]);
-    }
-    return out;
-}
-
-struct Field {
-    std::vector<uint32_t> addresses;
-    unsigned hi, lo;
-};
-
-// One grid axis: each of `values` is written to every address of `addresses`,
-// either as the whole register or (field axis) into bits hi:lo of the value the
-// firmware writes there, keeping its other bits.
-struct Axis {
-    std::string label;
-    std::vector<uint32_t> addresses;
-    std::optional<std::pair<unsigned, unsigned>> bits;  // hi, lo
-    std::vector<uint32_t> values;
-};
-
-std::vector<uint32_t> parse_addresses(const std::string& text, const std::string& option, const std::string& arg) {
-    std::vector<uint32_t> out;
-    for (const std::string& a : split(text, '+')) out.push_back(need_u32(a, option, arg));
-    if (out.empty()) throw UsageError(option + " '" + arg + "': no address");
-    return out;
-}
-
-std::pair<unsigned, unsigned> parse_bits(const std::string& hi, const std::string& lo, const std::string& option,
-                                         const std::string& arg) {
-    const uint32_t h = need_u32(hi, option, arg), l = need_u32(lo, option, arg);
-    if (h > 31 || l > h) throw UsageError(option + " '" + arg + "': bits HI:LO need 31 >= HI >= LO");
-    return {h, l};
-}
-
-Axis parse_grid(const std::string& arg) {
-    const auto eq = arg.find('=');
-    if (eq == std::string::npos)
-        throw UsageError("--grid '" + arg + "': expected ADDR=V1,V2,... or ADDR=START:END:STEP");
-    Axis axis;
-    axis.label = arg.substr(0, eq);
-    axis.addresses = parse_addresses(arg.substr(0, eq), "--grid", arg);
-    axis.values = parse_values(arg.substr(eq + 1), "--grid", arg);
-    return axis;
-}
-
-// "ADDR[+ADDR...]:HI:LO=VALUES" or "NAME=VALUES" with NAME from --field.
-Axis parse_grid_field(const std::string& arg, const std::map<std::string, Field>& named) {
-    const auto eq = arg.find('=');
-    if (eq == std::string::npos)
-        throw UsageError("--grid-field '" + arg + "': expected ADDR:HI:LO=V1,V2,... or NAME=... (NAME from --field)");
-    Axis axis;
-    axis.label = arg.substr(0, eq);
-    const auto it = named.find(axis.label);
-    if (it != named.end()) {
-        axis.addresses = it->second.addresses;
-        axis.bits = std::make_pair(it->second.hi, it->second.lo);
-    } else {
-        const auto parts = split(axis.label, ':');
-        if (parts.size() != 3)
-            throw UsageError("--grid-field '" + arg + "': '" + axis.label +
-                             "' is neither ADDR:HI:LO nor a --field name");
-        axis.addresses = parse_addresses(parts[0], "--grid-field", arg);
-        axis.bits = parse_bits(parts[1], parts[2], "--grid-field", arg);
-    }
-    axis.values = parse_values(arg.substr(eq + 1), "--grid-field", arg);
-    const unsigned width = axis.bits->first - axis.bits->second + 1;
-    for (uint32_t v : axis.values)
-        if (width < 32 && v >> width)
-            throw UsageError("--grid-field '" + arg + "': value " + std::to_string(v) + " does not fit in " +
-                             std::to_string(width) + " bits");
-    return axis;
-}
-
-std::string hex(uint32_t v) {
-    char buf[16];
-    std::snprintf(buf, sizeof buf, "0x%08x", v);
-    return buf;
-}
-
-// The --set list of one grid point (axes applied in order, later ones win on shared bits).
-std::vector<std::pair<uint32_t, uint32_t>> point_overrides(const std::vector<Axis>& axes,
-                                                           const std::vector<size_t>& index,
-                                                           const std::map<uint32_t, uint32_t>& generated) {
-    std::vector<std::pair<uint32_t, uint32_t>> sets;
-    auto slot = [&](uint32_t addr) -> uint32_t& {
-        for (auto& s : sets)
-            if (s.first == addr) return s.second;
-        const auto g = generated.find(addr);
-        sets.emplace_back(addr, g == generated.end() ? 0u : g->second);
-        return sets.back().second;
-    };
-    for (size_t a = 0; a < axes.size(); ++a) {
-        const uint32_t v = axes[a].values[index[a]];
-        for (uint32_t addr : axes[a].addresses) {
-            uint32_t& reg = slot(addr);
-            if (!axes[a].bits) {
-                reg = v;
-            } else {
-                const auto [hi, lo] = *axes[a].bits;
-                const uint32_t mask = static_cast<uint32_t>(((uint64_t{1} << (hi - lo + 1)) - 1) << lo);
-                reg = (reg & ~mask) | ((v << lo) & mask);
-            }
-        }
-    }
-    return sets;
-}
+const char* const kColumns = "verdict,exit_code,cnn_cycles,hazards,stall_cycles,wall_s";
 
 struct Point {
+    size_t number = 0;  // 1-based place in grid order (--point, job lists)
     std::vector<size_t> index;
     std::vector<std::pair<uint32_t, uint32_t>> sets;
-    fs::path json, log;
+    fs::path work;  // this run's own folder: JSON, log and TMPDIR
     pid_t pid = -1;
     std::chrono::steady_clock::time_point started;
     double wall = 0;
@@ -214,85 +56,124 @@ struct Point {
     bool spawn_failed = false;
 };
 
-void spawn(Point& p, const std::string& ai8xsim, const fs::path& dir) {
-    std::vector<std::string> args = {ai8xsim, "run", dir.string()};
+// What every run of one sweep shares.
+struct RunSetup {
+    std::string ai8xsim;
+    fs::path dir;
+    double timeout = 0;
+    std::string build_dir;  // firmware cache of the runs
+};
+
+// ai8xsim's default firmware cache (FirmwareBuilder::default_cache_root),
+// for runs of a sweep given no --build-dir.
+fs::path default_cache_root() {
+    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "ai8xsim";
+    if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "ai8xsim";
+    return fs::temp_directory_path() / "ai8xsim-cache";
+}
+
+fs::path point_json(const Point& p) { return p.work / "run.json"; }
+fs::path point_log(const Point& p) { return p.work / "run.log"; }
+
+// Starts one run in its own process group (a time-out kills the compilers it
+// started too), with its temporary files in its own folder, and tied to this
+// process: if the sweep dies, the kernel kills the run (PR_SET_PDEATHSIG).
+void spawn(Point& p, const RunSetup& setup) {
+    std::error_code ec;
+    fs::create_directories(p.work / "tmp", ec);
+    std::vector<std::string> args = {setup.ai8xsim, "run", setup.dir.string()};
     for (const auto& [addr, value] : p.sets) {
         args.push_back("--set");
         args.push_back(hex(addr) + "=" + hex(value));
     }
     args.push_back("--json");
-    args.push_back(p.json.string());
-    std::vector<char*> argv;
+    args.push_back(point_json(p).string());
+    args.push_back("--build-dir");
+    args.push_back(setup.build_dir);
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e)
+        if (std::strncmp(*e, "TMPDIR=", 7) != 0) env.emplace_back(*e);
+    env.push_back("TMPDIR=" + (p.work / "tmp").string());
+    std::vector<char*> argv, envp;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    const std::string log = point_log(p).string();
 
-    // The simulator's console output goes to a per-point log, so the sweep's
-    // stderr shows only progress.
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 1, p.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&actions, 1, 2);
+    const pid_t parent = getpid();
     p.started = std::chrono::steady_clock::now();
-    const int err = posix_spawn(&p.pid, ai8xsim.c_str(), &actions, nullptr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (err != 0) {
+    p.pid = fork();
+    if (p.pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);  // the sweep died before prctl
+        setpgid(0, 0);
+        // The simulator's console goes to the point's log, so the sweep's
+        // stderr shows only progress.
+        const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fd >= 0) {
+            dup2(fd, STDOUT_FILENO);
+            dup2(fd, STDERR_FILENO);
+            close(fd);
+        }
+        execve(argv[0], argv.data(), envp.data());
+        std::fprintf(stderr, "cannot execute %s: %s\n", argv[0], std::strerror(errno));
+        _exit(127);
+    }
+    if (p.pid < 0) {
         p.spawn_failed = true;
         p.pid = -1;
-        std::cerr << "ai8xsim-sweep: cannot start " << ai8xsim << ": " << std::strerror(err) << "\n";
+        std::cerr << "ai8xsim-sweep: cannot start " << setup.ai8xsim << ": " << std::strerror(errno) << "\n";
+        return;
+    }
+    setpgid(p.pid, p.pid);  // also here, so that a kill can never miss the group
+}
+
+// After a run was killed: whatever it had half-written in the firmware cache
+// (FirmwareBuilder names those NAME.tmp<pid>) is removed; its own folder goes
+// with the point.
+void remove_leftovers(const Point& p, const RunSetup& setup) {
+    const fs::path cache(setup.build_dir);
+    const std::string suffix = ".tmp" + std::to_string(p.pid);
+    std::error_code ec;
+    for (fs::directory_iterator entry(cache, ec), end; !ec && entry != end; entry.increment(ec)) {
+        if (!entry->is_directory()) continue;
+        std::error_code ec2;
+        for (fs::directory_iterator f(entry->path(), ec2), fend; !ec2 && f != fend; f.increment(ec2)) {
+            const std::string name = f->path().filename().string();
+            if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+                std::error_code ec3;
+                fs::remove_all(f->path(), ec3);
+            }
+        }
     }
 }
 
-// Runs points [begin, end) with at most `jobs` at once; `timeout` seconds per point (0 = none).
-void run_points(std::vector<Point>& points, size_t begin, size_t end, unsigned jobs, double timeout,
-                const std::string& ai8xsim, const fs::path& dir, size_t& finished) {
-    size_t next = begin;
-    std::vector<Point*> running;
-    while (next < end || !running.empty()) {
-        while (next < end && running.size() < jobs) {
-            Point& p = points[next++];
-            spawn(p, ai8xsim, dir);
-            if (p.pid > 0)
-                running.push_back(&p);
-            else
-                ++finished;
-        }
-        bool reaped = false;
-        for (auto it = running.begin(); it != running.end();) {
-            Point& p = **it;
-            int status = 0;
-            const pid_t r = waitpid(p.pid, &status, WNOHANG);
-            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
-            if (r == 0 && timeout > 0 && wall > timeout && !p.timed_out) {
-                p.timed_out = true;
-                kill(p.pid, SIGKILL);  // reaped on a later pass
-            }
-            if (r == p.pid || (r < 0 && errno == ECHILD)) {
-                p.wall = wall;
-                p.exit_code = r == p.pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-                ++finished;
-                std::cerr << "[" << finished << "/" << points.size() << "] point " << (&p - points.data()) + 1
-                          << (p.timed_out ? " timed out" : " exit " + std::to_string(p.exit_code)) << " (" << p.wall
-                          << " s)\n";
-                it = running.erase(it);
-                reaped = true;
-            } else {
-                ++it;
-            }
-        }
-        if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+// A sweep killed outright (SIGKILL) cannot remove its scratch folder: the
+// next sweep removes those of sweeps that are no longer running.
+void remove_stale_scratch() {
+    std::error_code ec;
+    const std::string prefix = "ai8xsim-sweep-";
+    for (fs::directory_iterator e(fs::temp_directory_path(), ec), end; !ec && e != end; e.increment(ec)) {
+        const std::string name = e->path().filename().string();
+        if (name.rfind(prefix, 0) != 0 || name.find_first_not_of("0123456789", prefix.size()) != std::string::npos ||
+            name.size() == prefix.size())
+            continue;
+        // Any process with that number (even one we may not inspect) keeps
+        // the folder: a reused number only delays the clean-up.
+        std::error_code ec2;
+        const bool alive = fs::exists("/proc/" + name.substr(prefix.size()), ec2) || ec2;
+        if (!alive && e->is_directory(ec2)) fs::remove_all(e->path(), ec2);
     }
 }
 
 std::string csv_row(const Point& p, const std::vector<Axis>& axes) {
     std::ostringstream row;
-    for (size_t a = 0; a < axes.size(); ++a) {
-        const uint32_t v = axes[a].values[p.index[a]];
-        row << (axes[a].bits ? std::to_string(v) : hex(v)) << ",";
-    }
+    for (size_t a = 0; a < axes.size(); ++a) row << axis_cell(axes[a], p.index[a]) << ",";
     // Verdict from the run JSON; without one (crash, timeout, bad vector) it is ERROR.
     std::string verdict = "ERROR", cycles, hazards, stalls;
     nlohmann::json j;
-    std::ifstream in(p.json);
+    std::ifstream in(point_json(p));
     if (in && !p.timed_out) {
         try {
             in >> j;
@@ -315,20 +196,142 @@ std::string csv_row(const Point& p, const std::vector<Axis>& axes) {
     return row.str();
 }
 
+// Runs `todo` (indices into `points`) with at most `jobs` at once; `done(p)`
+// gets each point as it finishes, its row still readable from its folder,
+// which is removed right after.
+void run_points(std::vector<Point>& points, const std::vector<size_t>& todo, unsigned jobs, const RunSetup& setup,
+                const std::function<void(const Point&)>& done) {
+    size_t next = 0;
+    std::vector<Point*> running;
+    auto finish = [&](Point& p) {
+        done(p);
+        std::error_code ec;
+        fs::remove_all(p.work, ec);
+    };
+    while (next < todo.size() || !running.empty()) {
+        while (next < todo.size() && running.size() < jobs) {
+            Point& p = points[todo[next++]];
+            spawn(p, setup);
+            if (p.pid > 0)
+                running.push_back(&p);
+            else
+                finish(p);
+        }
+        bool reaped = false;
+        for (auto it = running.begin(); it != running.end();) {
+            Point& p = **it;
+            int status = 0;
+            const pid_t r = waitpid(p.pid, &status, WNOHANG);
+            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
+            if (r == 0 && setup.timeout > 0 && wall > setup.timeout && !p.timed_out) {
+                p.timed_out = true;
+                kill(-p.pid, SIGKILL);  // the run and everything it started; reaped on a later pass
+            }
+            if (r == p.pid || (r < 0 && errno == ECHILD)) {
+                p.wall = wall;
+                p.exit_code = r == p.pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+                kill(-p.pid, SIGKILL);  // anything of the run still alive in its group
+                if (p.timed_out || p.exit_code < 0) remove_leftovers(p, setup);
+                finish(p);
+                it = running.erase(it);
+                reaped = true;
+            } else {
+                ++it;
+            }
+        }
+        if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+}
+
 std::string default_ai8xsim() {
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
     return ec ? std::string("ai8xsim") : (self.parent_path() / "ai8xsim").string();
 }
 
+std::string absolute(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
+
+// The grid's axis cells of `row` ("v1,v2,...," up to the verdict column).
+std::string axis_key(const std::string& row, size_t axes) {
+    size_t pos = 0;
+    for (size_t a = 0; a < axes; ++a) {
+        pos = row.find(',', pos);
+        if (pos == std::string::npos) return {};
+        ++pos;
+    }
+    return row.substr(0, pos);
+}
+
+// Each row of `lines` (a sweep CSV without its header) in its point's place
+// (grid order); throws naming `file` if a row is no point of this grid.
+std::vector<std::optional<std::string>> rows_by_point(std::vector<std::string> lines, const std::vector<Point>& points,
+                                                      const std::vector<Axis>& axes, const std::string& file) {
+    std::map<std::string, std::vector<size_t>> by_key;  // axis cells -> points, grid order
+    for (const Point& p : points) {
+        std::string key;
+        for (size_t a = 0; a < axes.size(); ++a) key += axis_cell(axes[a], p.index[a]) + ",";
+        by_key[key].push_back(p.number - 1);
+    }
+    std::vector<std::optional<std::string>> rows(points.size());
+    for (std::string& line : lines) {
+        auto it = by_key.find(axis_key(line, axes.size()));
+        if (it == by_key.end() || it->second.empty())
+            throw UsageError(file + ": row '" + line + "' is not a point of this grid (or is there twice)");
+        rows[it->second.front()] = std::move(line);
+        it->second.erase(it->second.begin());
+    }
+    return rows;
+}
+
+// --merge DIR: the CSV of the job list in DIR (--write-jobs), as a local run writes it.
+int merge(const fs::path& jobs_dir, const std::string& out) {
+    const fs::path manifest_path = jobs_dir / "sweep.json";
+    std::ifstream in(manifest_path);
+    if (!in) throw UsageError("--merge: " + manifest_path.string() + " not found (written by --write-jobs)");
+    const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
+    if (manifest.is_discarded() || !manifest.contains("header") || !manifest["header"].is_string() ||
+        !manifest.contains("points") || !manifest["points"].is_number_unsigned())
+        throw UsageError("--merge: " + manifest_path.string() + " is not a sweep manifest (header, points)");
+    const std::string header = manifest["header"];
+    const size_t count = manifest["points"];
+    std::string csv = header + "\n";
+    std::vector<size_t> missing;
+    for (size_t k = 1; k <= count; ++k) {
+        const fs::path f = jobs_dir / "points" / ("point-" + std::to_string(k) + ".csv");
+        const auto lines = ai8x::tools::read_complete_lines(f.string());
+        if (lines.size() != 2) {
+            missing.push_back(k);
+            continue;
+        }
+        if (lines[0] != header)
+            throw UsageError("--merge: " + f.string() + " has another header than " + manifest_path.string() + ": '" +
+                             lines[0] + "'");
+        csv += lines[1] + "\n";
+    }
+    if (!missing.empty()) {
+        std::string list;
+        for (size_t i = 0; i < missing.size() && i < 20; ++i) list += (i ? "," : "") + std::to_string(missing[i]);
+        if (missing.size() > 20) list += ",...";
+        std::cerr << "ai8xsim-sweep: --merge: " << missing.size() << " of " << count
+                  << " points have no result yet (lines " << list << " of " << (jobs_dir / "jobs.txt").string() << "); "
+                  << out << " not written\n";
+        return 1;
+    }
+    ai8x::tools::write_atomically(out, csv);
+    std::cerr << "ai8xsim-sweep: merged " << count << " points into " << out << "\n";
+    return 0;
+}
+
 int sweep(int argc, char** argv) {
     CLI::App app{"Run ai8xsim over a grid of register overrides and write one CSV row per point"};
-    std::string dir_arg, out_arg, ai8xsim = default_ai8xsim();
+    std::string dir_arg, out_arg, ai8xsim = default_ai8xsim(), build_dir, jobs_dir, merge_dir;
     std::vector<std::string> grids, grid_fields, field_defs;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     double timeout = 0;
-    app.add_option("DIR", dir_arg, "Vector directory (as for ai8xsim run)")->required();
-    app.add_option("-o,--output", out_arg, "CSV file to write")->required();
+    size_t only_point = 0;
+    bool resume = false;
+    app.add_option("DIR", dir_arg, "Vector directory (as for ai8xsim run)");
+    app.add_option("-o,--output", out_arg, "CSV file to write (appended to point by point)");
     app.add_option("--grid", grids, "Axis ADDR[+ADDR..]=V1,V2,... or ADDR=START:END:STEP (whole register value)");
     app.add_option("--grid-field", grid_fields,
                    "Axis ADDR[+ADDR..]:HI:LO=VALUES or NAME=VALUES: bits HI:LO replaced in the value cnn.c writes");
@@ -337,6 +340,14 @@ int sweep(int argc, char** argv) {
     app.add_option("--ai8xsim", ai8xsim, "ai8xsim binary (default: next to this program)");
     app.add_option("--timeout", timeout, "Seconds per run before it is killed (0: none)")
         ->check(CLI::NonNegativeNumber);
+    app.add_option("--build-dir", build_dir, "Firmware build cache of the runs (default: ai8xsim's)");
+    app.add_flag("--resume", resume, "Keep the rows already in the output file and run only the missing points");
+    app.add_option("--point", only_point, "Run only point K of the grid (1-based, grid order)")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--write-jobs", jobs_dir,
+                   "Run nothing; write DIR/jobs.txt (GNU parallel) and DIR/slurm.sh (Slurm job array), one point "
+                   "per job, each writing DIR/points/point-K.csv");
+    app.add_option("--merge", merge_dir, "Build the CSV (-o) from the results of a --write-jobs DIR");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -344,6 +355,12 @@ int sweep(int argc, char** argv) {
         return rc == 0 ? 0 : 2;
     }
 
+    if (!merge_dir.empty()) {
+        if (out_arg.empty()) throw UsageError("--merge needs -o FILE");
+        return merge(merge_dir, out_arg);
+    }
+    if (dir_arg.empty()) throw UsageError("no vector directory given");
+    if (out_arg.empty() && jobs_dir.empty()) throw UsageError("no output: give -o FILE (or --write-jobs DIR)");
     const fs::path dir(dir_arg);
     if (!fs::is_directory(dir)) throw UsageError("vector directory '" + dir_arg + "' does not exist");
     if (access(ai8xsim.c_str(), X_OK) != 0)
@@ -351,26 +368,22 @@ int sweep(int argc, char** argv) {
     if (grids.empty() && grid_fields.empty()) throw UsageError("no axis: give at least one --grid or --grid-field");
 
     std::map<std::string, Field> named;
-    for (const std::string& def : field_defs) {
-        const auto eq = def.find('=');
-        const auto parts = split(eq == std::string::npos ? std::string() : def.substr(eq + 1), ':');
-        if (eq == 0 || eq == std::string::npos || parts.size() != 3)
-            throw UsageError("--field '" + def + "': expected NAME=ADDR[+ADDR..]:HI:LO");
-        const auto [hi, lo] = parse_bits(parts[1], parts[2], "--field", def);
-        named[def.substr(0, eq)] = Field{parse_addresses(parts[0], "--field", def), hi, lo};
-    }
+    for (const std::string& def : field_defs) named.insert(parse_field_def(def));
 
     std::map<uint32_t, uint32_t> generated;
     if (!grid_fields.empty()) generated = generated_writes(dir / "cnn.c");
     // Axes (CSV columns, grid nesting) in the order the user gave them, whichever option.
     std::vector<Axis> axes;
+    std::vector<std::string> axis_args;  // the options that gave them, for job lists
     size_t next_grid = 0, next_field = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if ((a == "--grid" || a.rfind("--grid=", 0) == 0) && next_grid < grids.size()) {
+            axis_args.push_back("--grid=" + grids[next_grid]);
             axes.push_back(parse_grid(grids[next_grid++]));
         } else if ((a == "--grid-field" || a.rfind("--grid-field=", 0) == 0) && next_field < grid_fields.size()) {
             const std::string& g = grid_fields[next_field++];
+            axis_args.push_back("--grid-field=" + g);
             axes.push_back(parse_grid_field(g, named));
             for (uint32_t addr : axes.back().addresses)
                 if (!generated.count(addr))
@@ -378,48 +391,111 @@ int sweep(int argc, char** argv) {
                                      hex(addr) + ", so there are no generated bits to keep");
         }
     }
+    std::string header;
+    for (const Axis& a : axes) header += a.label + ",";
+    header += kColumns;
 
     // Grid order: the last axis varies fastest.
     std::vector<Point> points;
-    std::vector<size_t> index(axes.size(), 0);
-    const fs::path tmp = fs::temp_directory_path() / ("ai8xsim-sweep-" + std::to_string(getpid()));
-    fs::create_directories(tmp);
-    for (;;) {
+    for (const auto& index : grid_points(axes)) {
         Point p;
+        p.number = points.size() + 1;
         p.index = index;
-        p.sets = point_overrides(axes, index, generated);
-        p.json = tmp / ("point-" + std::to_string(points.size() + 1) + ".json");
-        p.log = tmp / ("point-" + std::to_string(points.size() + 1) + ".log");
         points.push_back(std::move(p));
-        size_t a = axes.size();
-        while (a > 0 && ++index[a - 1] == axes[a - 1].values.size()) index[--a] = 0;
-        if (a == 0) break;
     }
-    std::cerr << "ai8xsim-sweep: " << points.size() << " points, " << jobs << " in parallel, logs in " << tmp << "\n";
+    if (only_point > points.size())
+        throw UsageError("--point " + std::to_string(only_point) + ": the grid has " + std::to_string(points.size()) +
+                         " points");
 
+    if (!jobs_dir.empty()) {
+        // One job per point, each a complete command writing its own file.
+        const std::string base = absolute(jobs_dir);
+        fs::create_directories(fs::path(base) / "points");
+        std::vector<std::string> common = {fs::read_symlink("/proc/self/exe").string(), absolute(dir_arg)};
+        for (const auto& f : field_defs) common.push_back("--field=" + f);
+        common.insert(common.end(), axis_args.begin(), axis_args.end());
+        common.push_back("--ai8xsim=" + absolute(ai8xsim));
+        if (timeout > 0) common.push_back("--timeout=" + std::to_string(timeout));
+        if (!build_dir.empty()) common.push_back("--build-dir=" + absolute(build_dir));
+        std::vector<std::string> commands;
+        for (const Point& p : points) {
+            auto argv_k = common;
+            argv_k.push_back("--point=" + std::to_string(p.number));
+            argv_k.push_back("--output=" + base + "/points/point-" + std::to_string(p.number) + ".csv");
+            commands.push_back(ai8x::tools::shell_command(argv_k));
+        }
+        ai8x::tools::write_job_files(base, commands, "ai8xsim-sweep");
+        const nlohmann::json manifest = {{"header", header}, {"points", points.size()}, {"vector", absolute(dir_arg)}};
+        ai8x::tools::write_atomically(base + "/sweep.json", manifest.dump(2) + "\n");
+        std::cerr << "ai8xsim-sweep: " << points.size() << " jobs in " << base << "/jobs.txt and " << base
+                  << "/slurm.sh; merge with --merge " << base << " -o FILE\n";
+        return 0;
+    }
+
+    // The cache named explicitly: a run's TMPDIR is its own folder, so
+    // ai8xsim's last-resort default ($TMPDIR/ai8xsim-cache) would differ per run.
+    RunSetup setup{ai8xsim, dir, timeout, build_dir.empty() ? default_cache_root().string() : build_dir};
+    remove_stale_scratch();
+    const fs::path scratch = fs::temp_directory_path() / ("ai8xsim-sweep-" + std::to_string(getpid()));
+    for (Point& p : points) p.work = scratch / ("point-" + std::to_string(p.number));
+    auto prepare = [&](Point& p) { p.sets = point_overrides(axes, p.index, generated); };
+
+    if (only_point > 0) {
+        // One point, its file written whole (job lists: one job, one file).
+        Point& p = points[only_point - 1];
+        prepare(p);
+        std::string row;
+        run_points(points, {only_point - 1}, 1, setup, [&](const Point& q) { row = csv_row(q, axes); });
+        std::error_code ec;
+        fs::remove_all(scratch, ec);
+        ai8x::tools::write_atomically(out_arg, header + "\n" + row + "\n");
+        return 0;
+    }
+
+    // Rows already in the file (--resume) are points done. Rows are not kept
+    // in memory while the sweep runs: the file has them.
+    AppendFile file(out_arg, header, resume);
+    std::vector<bool> have(points.size(), false);
+    {
+        const auto kept = rows_by_point(file.take_lines(), points, axes, out_arg);
+        for (size_t i = 0; i < kept.size(); ++i) have[i] = kept[i].has_value();
+    }
+    std::vector<size_t> todo;
+    for (size_t i = 0; i < points.size(); ++i)
+        if (!have[i]) todo.push_back(i);
+    std::cerr << "ai8xsim-sweep: " << points.size() << " points";
+    if (todo.size() < points.size()) std::cerr << ", " << points.size() - todo.size() << " already in " << out_arg;
+    std::cerr << ", " << jobs << " in parallel, runs in " << scratch << "\n";
+
+    size_t finished = points.size() - todo.size();
+    auto record = [&](const Point& p) {
+        const std::string row = csv_row(p, axes);
+        file.append(row);
+        ++finished;
+        std::cerr << "[" << finished << "/" << points.size() << "] point " << p.number
+                  << (p.timed_out ? " timed out" : " exit " + std::to_string(p.exit_code)) << " (" << p.wall << " s)\n";
+    };
+    for (size_t i : todo) prepare(points[i]);
     // The first run builds (and caches) the firmware; running it alone keeps
     // the parallel runs from building the same firmware at once.
-    size_t finished = 0;
-    run_points(points, 0, 1, 1, timeout, ai8xsim, dir, finished);
-    run_points(points, 1, points.size(), jobs, timeout, ai8xsim, dir, finished);
-
-    std::ostringstream csv;
-    for (const Axis& a : axes) csv << a.label << ",";
-    csv << "verdict,exit_code,cnn_cycles,hazards,stall_cycles,wall_s\n";
-    for (const Point& p : points) csv << csv_row(p, axes) << "\n";
-
-    // Atomic: a reader never sees a half-written table.
-    const fs::path out(out_arg);
-    const fs::path partial = out.string() + ".partial";
-    {
-        std::ofstream f(partial);
-        f << csv.str();
-        if (!f) throw UsageError("cannot write " + partial.string());
+    if (!todo.empty()) {
+        run_points(points, {todo.front()}, 1, setup, record);
+        run_points(points, std::vector<size_t>(todo.begin() + 1, todo.end()), jobs, setup, record);
     }
-    fs::rename(partial, out);
     std::error_code ec;
-    fs::remove_all(tmp, ec);
-    std::cerr << "ai8xsim-sweep: wrote " << out << "\n";
+    fs::remove_all(scratch, ec);
+
+    // Complete: the rows in grid order, whatever order they finished in.
+    std::string csv = header + "\n";
+    auto lines = ai8x::tools::read_complete_lines(out_arg);
+    if (lines.empty() || lines.front() != header) throw UsageError(out_arg + ": changed while the sweep ran");
+    lines.erase(lines.begin());
+    for (const auto& r : rows_by_point(std::move(lines), points, axes, out_arg)) {
+        if (!r) throw UsageError(out_arg + ": a finished point's row is missing (file changed while the sweep ran)");
+        csv += *r + "\n";
+    }
+    ai8x::tools::write_atomically(out_arg, csv);
+    std::cerr << "ai8xsim-sweep: wrote " << out_arg << "\n";
     return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <regex>
 #include <string>
 #include <vector>
@@ -21,7 +22,9 @@
 
 #include "testbench/conformance/cycle_stats.h"
 #include "testbench/conformance/process_pool.h"
+#include "testbench/conformance/result_log.h"
 #include "testbench/conformance/vector_catalog.h"
+#include "tools/result_file.h"
 
 namespace fs = std::filesystem;
 using namespace ai8x::conformance;
@@ -96,6 +99,25 @@ std::map<std::string, std::string> load_expected_failures(const std::string& pat
     return names;
 }
 
+std::string absolute(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
+
+// The outcomes in every results*.jsonl of `dir` (the local file and one per job).
+std::map<std::string, JobOutcome> load_all_outcomes(const std::string& dir) {
+    std::map<std::string, JobOutcome> all;
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind("results", 0) == 0 && e.path().extension() == ".jsonl") files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+        auto lines = ai8x::tools::read_complete_lines(f.string());
+        if (!lines.empty() && lines.front() == kResultsHeader) lines.erase(lines.begin());
+        for (auto& [name, o] : parse_outcome_lines(lines, f.string())) all[name] = o;
+    }
+    return all;
+}
+
 std::string opt_number(const std::optional<uint64_t>& v) { return v ? std::to_string(*v) : "-"; }
 
 void print_table(const std::vector<Row>& rows) {
@@ -132,6 +154,9 @@ int main(int argc, char* argv[]) {
     unsigned budget_min = 0;
     bool allow_fail = false;
     std::string expected_failures_path;
+    std::string results_path, jobs_dir, merge_dir;
+    std::vector<std::string> only;
+    bool resume = false;
 
     CLI::App app{"Runs ai8xsim on every golden vector and reports which ones match the generator's known answers."};
     app.add_option("VECTORS", vectors_dir, "Folder of generator output folders")->capture_default_str();
@@ -155,10 +180,44 @@ int main(int argc, char* argv[]) {
                    "File of vector names known to fail (open work); they run but do not gate, and must not pass")
         ->check(CLI::ExistingFile);
     app.add_flag("--allow-fail", allow_fail, "Exit 0 even if vectors fail (development only)");
+    app.add_option("--only", only, "Only the vector of this exact name (repeatable)");
+    app.add_option("--results", results_path,
+                   "File each finished vector's outcome is appended to (default: WORK_DIR/results.jsonl)");
+    app.add_flag("--resume", resume,
+                 "With --work-dir of an interrupted run: keep the vectors in its results file, run the others");
+    app.add_option("--write-jobs", jobs_dir,
+                   "Run nothing; write DIR/jobs.txt (GNU parallel) and DIR/slurm.sh (Slurm job array), one vector "
+                   "per job, results and logs in DIR");
+    app.add_option("--merge", merge_dir, "Run nothing; tabulate the results of a --write-jobs DIR");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : 2;
+    }
+
+    if (resume && work_dir.empty()) {
+        std::fprintf(stderr, "ai8xsim-conformance: --resume needs the --work-dir of the interrupted run\n");
+        return 2;
+    }
+    // A merge tabulates the vectors the job list was written for.
+    std::vector<std::string> job_vectors;
+    if (!merge_dir.empty()) {
+        work_dir = merge_dir;
+        std::ifstream in(fs::path(merge_dir) / "conformance.json");
+        const nlohmann::json manifest = nlohmann::json::parse(in, nullptr, false);
+        const bool names_ok = !manifest.is_discarded() && manifest.contains("vectors") &&
+                              manifest["vectors"].is_array() &&
+                              std::all_of(manifest["vectors"].begin(), manifest["vectors"].end(),
+                                          [](const nlohmann::json& v) { return v.is_string(); });
+        if (!in || !names_ok || !manifest.contains("vectors_dir") || !manifest["vectors_dir"].is_string()) {
+            std::fprintf(stderr,
+                         "ai8xsim-conformance: --merge: %s/conformance.json missing or malformed (written by "
+                         "--write-jobs)\n",
+                         merge_dir.c_str());
+            return 2;
+        }
+        for (const auto& v : manifest["vectors"]) job_vectors.push_back(v.get<std::string>());
+        if (app.count("VECTORS") == 0) vectors_dir = manifest["vectors_dir"].get<std::string>();
     }
 
     std::vector<VectorInfo> catalog;
@@ -179,6 +238,9 @@ int main(int argc, char* argv[]) {
     for (const auto& v : catalog) {
         if (!std::regex_search(v.name, filter)) continue;
         if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), v.kind) == kinds.end()) continue;
+        if (!only.empty() && std::find(only.begin(), only.end(), v.name) == only.end()) continue;
+        if (!merge_dir.empty() && std::find(job_vectors.begin(), job_vectors.end(), v.name) == job_vectors.end())
+            continue;
         Row row{&v, {}, "NOT-RUN", std::nullopt, {}};
         row.timing.name = v.name;
         row.timing.kind = v.kind;
@@ -190,6 +252,41 @@ int main(int argc, char* argv[]) {
     if (rows.empty()) {
         std::fprintf(stderr, "ai8xsim-conformance: no vector in %s matches the filters\n", vectors_dir.c_str());
         return 2;
+    }
+
+    if (!jobs_dir.empty()) {
+        // One job per vector, each a complete command with its own results file.
+        const std::string base = absolute(jobs_dir);
+        std::vector<std::string> commands;
+        nlohmann::json names = nlohmann::json::array();
+        for (const auto& r : rows) {
+            std::vector<std::string> argv = {fs::read_symlink("/proc/self/exe").string(),
+                                             absolute(vectors_dir),
+                                             "--only=" + r.vector->name,
+                                             "--work-dir=" + base,
+                                             "--results=" + base + "/results-" + r.vector->name + ".jsonl",
+                                             "--timeout=" + std::to_string(timeout_s),
+                                             "--ai8xsim=" + absolute(ai8xsim),
+                                             "-j",
+                                             "1",
+                                             "--allow-fail"};
+            if (!build_root.empty()) argv.push_back("--build-root=" + absolute(build_root));
+            // The job's own table goes nowhere: --merge tabulates them all.
+            commands.push_back(ai8x::tools::shell_command(argv) + " >/dev/null");
+            names.push_back(r.vector->name);
+        }
+        try {
+            fs::create_directories(base);
+            ai8x::tools::write_job_files(base, commands, "ai8xsim-conformance");
+            const nlohmann::json manifest = {{"vectors_dir", absolute(vectors_dir)}, {"vectors", names}};
+            ai8x::tools::write_atomically(base + "/conformance.json", manifest.dump(2) + "\n");
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "ai8xsim-conformance: %s\n", e.what());
+            return 2;
+        }
+        std::fprintf(stderr, "ai8xsim-conformance: %zu jobs in %s/jobs.txt and %s/slurm.sh; tabulate with --merge %s\n",
+                     commands.size(), base.c_str(), base.c_str(), base.c_str());
+        return 0;
     }
 
     if (work_dir.empty()) {
@@ -204,8 +301,42 @@ int main(int argc, char* argv[]) {
     // Keeps the SystemC banner out of every vector's log.
     setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 0);
 
+    // Vectors with an outcome already (resume, merge) are not run again; their
+    // JSON results are still in the work folder.
+    std::map<std::string, JobOutcome> known;
+    std::unique_ptr<ai8x::tools::AppendFile> results;
+    try {
+        if (!merge_dir.empty()) {
+            known = load_all_outcomes(work_dir);
+        } else {
+            if (results_path.empty()) results_path = (fs::path(work_dir) / "results.jsonl").string();
+            results = std::make_unique<ai8x::tools::AppendFile>(results_path, kResultsHeader, resume);
+            known = parse_outcome_lines(results->take_lines(), results_path);
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ai8xsim-conformance: %s\n", e.what());
+        return 2;
+    }
+    std::size_t finished = 0;
+    auto record = [&](Row& r, const JobOutcome& o) {
+        r.outcome = o;
+        r.verdict = verdict_of(o);
+        read_result(fs::path(work_dir) / (r.vector->name + ".json"), expected_failures.count(r.vector->name) != 0, r);
+        std::fprintf(stderr, "[%zu/%zu] %-7s %s (%.1f s)\n", ++finished, rows.size(), r.verdict.c_str(),
+                     r.vector->name.c_str(), o.wall_seconds);
+    };
+    std::vector<std::size_t> to_run;  // indices into rows
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto it = known.find(rows[i].vector->name);
+        if (it != known.end())
+            record(rows[i], it->second);
+        else if (merge_dir.empty())
+            to_run.push_back(i);
+    }
+
     std::vector<Job> job_list;
-    for (const auto& r : rows) {
+    for (std::size_t i : to_run) {
+        const Row& r = rows[i];
         const fs::path base = fs::path(work_dir) / r.vector->name;
         Job job{{ai8xsim, "run", r.vector->dir, "--json", base.string() + ".json", "--quiet"}, base.string() + ".log"};
         if (!build_root.empty()) {
@@ -216,18 +347,23 @@ int main(int argc, char* argv[]) {
         job_list.push_back(std::move(job));
     }
 
-    std::fprintf(stderr, "ai8xsim-conformance: %zu vector(s), %u job(s), %u s limit each, logs in %s\n", rows.size(),
-                 jobs, timeout_s, work_dir.c_str());
-    std::size_t finished = 0;
+    std::fprintf(stderr, "ai8xsim-conformance: %zu vector(s), %zu to run, %u job(s), %u s limit each, logs in %s\n",
+                 rows.size(), to_run.size(), jobs, timeout_s, work_dir.c_str());
+    bool results_lost = false;  // a results line could not be written: resume would be wrong
     const auto start_deadline = budget_min == 0 ? std::chrono::steady_clock::time_point::max()
                                                 : std::chrono::steady_clock::now() + std::chrono::minutes(budget_min);
     run_jobs(job_list, jobs, std::chrono::seconds(timeout_s), start_deadline, [&](std::size_t i, const JobOutcome& o) {
-        Row& r = rows[i];
-        r.outcome = o;
-        r.verdict = verdict_of(o);
-        read_result(fs::path(work_dir) / (r.vector->name + ".json"), expected_failures.count(r.vector->name) != 0, r);
-        std::fprintf(stderr, "[%zu/%zu] %-7s %s (%.1f s)\n", ++finished, rows.size(), r.verdict.c_str(),
-                     r.vector->name.c_str(), o.wall_seconds);
+        Row& r = rows[to_run[i]];
+        // A vector never started has no outcome to keep: a resume runs it.
+        if (!o.not_started) {
+            try {
+                results->append(outcome_line(r.vector->name, o));
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "ai8xsim-conformance: %s\n", e.what());
+                results_lost = true;
+            }
+        }
+        record(r, o);
     });
 
     print_table(rows);
@@ -277,5 +413,6 @@ int main(int argc, char* argv[]) {
     std::printf("%s\n", last.c_str());
     std::fflush(stdout);
     const bool verdicts_ok = failed == expected_failed.size() && unexpected_passes.empty();
+    if (results_lost) return 2;
     return (verdicts_ok && stats.unmet.empty()) || allow_fail ? 0 : 1;
 }
