@@ -335,7 +335,9 @@ int run_command(const RunOptions& opts) {
                                                f.extent_past_end, f.count, f.first_us, f.first_instruction,
                                                f.summary()});
     }
-    report.phases = phases.times(accel.busy_cycles(), accel.cnn_clock_hz());
+    // The clock the inference ran at: MAX78002 firmware slows the CNN clock again afterwards.
+    const double inference_hz = accel.inference_clock_hz() > 0 ? accel.inference_clock_hz() : accel.cnn_clock_hz();
+    report.phases = phases.times(accel.busy_cycles(), inference_hz);
     if (!opts.quiet_console && !riscv)
         std::printf("\n[ai8xsim] %llu CNN cycles; simulated time per phase: %s\n",
                     static_cast<unsigned long long>(accel.busy_cycles()), format_phases(report.phases).c_str());
@@ -381,7 +383,8 @@ int run_command(const RunOptions& opts) {
     if (!opts.json_out.empty()) {
         report.result = rc == kRunPass ? "pass" : rc == kRunFail ? "fail" : "error";
         report.vector = vector_dir;
-        report.cnn_clock_hz = accel.cnn_clock_hz();
+        report.cnn_clock_hz = inference_hz;
+        report.cnn_pipeline = accel.inference_pipelined();
         std::optional<GeneratorEstimate> estimate;
         try {
             estimate = read_generator_estimate(vector_dir);

@@ -263,6 +263,11 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
         if (r.u32(tm, "timing", flag) > 1) r.fail(std::string("timing.") + flag, "must be 0 or 1", &tm);
     c.timing.kernel_offset_preread = r.u32(tm, "timing", "kernel_offset_preread") == 1;
     c.timing.passthrough_pool_double_pass = r.u32(tm, "timing", "passthrough_pool_double_pass") == 1;
+    if (const YAML::Node pl = tm["pipeline"]) {
+        c.timing.pipeline.present = true;
+        c.timing.pipeline.output_fill_cycles = r.u32(pl, "timing.pipeline", "output_fill_cycles");
+        c.timing.pipeline.output_sync_ns = r.u32(pl, "timing.pipeline", "output_sync_ns");
+    }
     return c;
 }
 

@@ -30,6 +30,7 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     ctl.ffifo_en = m.field(c, "FFIFO_EN");
     ctl.qupac = m.field(c, "QUPAC");
     ctl.timeshft = m.field(c, "TIMESHFT");
+    if (c.find("PIPELINE_DIS")) ctl.pipeline_dis = m.field(c, "PIPELINE_DIS");
 
     const RegisterDescription& l = m.quadrant_register("REG_LCNT_MAX");
     lcnt.last = m.field(l, "LCNT");

@@ -10,19 +10,20 @@
 
 namespace ai8x {
 
-struct CtlFields {        // REG_CTL
-    RegField cnn_en;      // CNN_EN: run
-    RegField master_sel;  // MASTER_SEL: quadrant a tethered (EXT_SYNC) quadrant waits for
-    RegField ext_sync;    // EXT_SYNC: wait for the MASTER_SEL quadrant
-    RegField cnn_irq;     // CNN_IRQ: inference complete
-    RegField poolrnd;     // POOLRND: round average pooling
-    RegField stream_en;   // STREAM_EN: streaming mode
-    RegField fifo_en;     // FIFO_EN: input from the FIFOs
-    RegField lilbuf;      // LILBUF: set with FIFOs and streaming
-    RegField mexpress;    // MEXPRESS: express kernel loading
-    RegField ffifo_en;    // FFIFO_EN: input from the RISC-V core's fast FIFO
-    RegField qupac;       // QUPAC: the fast FIFO fans out to all four FIFOs
-    RegField timeshft;    // TIMESHFT: 1-bit weights are -1/+1 (the generator sets it for binary quantization)
+struct CtlFields {          // REG_CTL
+    RegField cnn_en;        // CNN_EN: run
+    RegField master_sel;    // MASTER_SEL: quadrant a tethered (EXT_SYNC) quadrant waits for
+    RegField ext_sync;      // EXT_SYNC: wait for the MASTER_SEL quadrant
+    RegField cnn_irq;       // CNN_IRQ: inference complete
+    RegField poolrnd;       // POOLRND: round average pooling
+    RegField stream_en;     // STREAM_EN: streaming mode
+    RegField fifo_en;       // FIFO_EN: input from the FIFOs
+    RegField lilbuf;        // LILBUF: set with FIFOs and streaming
+    RegField mexpress;      // MEXPRESS: express kernel loading
+    RegField ffifo_en;      // FFIFO_EN: input from the RISC-V core's fast FIFO
+    RegField qupac;         // QUPAC: the fast FIFO fans out to all four FIFOs
+    RegField timeshft;      // TIMESHFT: 1-bit weights are -1/+1 (the generator sets it for binary quantization)
+    RegField pipeline_dis;  // PIPELINE_DIS (MAX78002; width 0 where the device has no pipeline)
 };
 
 struct LcntFields {  // REG_LCNT_MAX
