@@ -78,10 +78,10 @@ TEST_CASE("pipeline: output cost is fill cycles plus the sync time in whole cloc
     p.present = true;
     p.output_fill_cycles = 3;
     p.output_sync_ns = 20;
-    CHECK(pipeline_output_cycles(p, 200e6) == 3 + 4);   // 5 ns clock: exactly 4
-    CHECK(pipeline_output_cycles(p, 100e6) == 3 + 2);   // 10 ns clock: exactly 2
-    CHECK(pipeline_output_cycles(p, 60e6) == 3 + 2);    // 16.7 ns: 1.2 clocks round up
-    CHECK(pipeline_output_cycles(p, 7.5e6) == 3 + 1);   // slower than the sync: one clock
+    CHECK(pipeline_output_cycles(p, 200e6) == 3 + 4);  // 5 ns clock: exactly 4
+    CHECK(pipeline_output_cycles(p, 100e6) == 3 + 2);  // 10 ns clock: exactly 2
+    CHECK(pipeline_output_cycles(p, 60e6) == 3 + 2);   // 16.7 ns: 1.2 clocks round up
+    CHECK(pipeline_output_cycles(p, 7.5e6) == 3 + 1);  // slower than the sync: one clock
     p.output_sync_ns = 0;
     CHECK(pipeline_output_cycles(p, 200e6) == 3);
     p.present = false;
@@ -145,8 +145,8 @@ TEST_CASE("pipeline: the kws20_v3_1 clock sweep has AN7664's shape", "[timing][p
         double hz;
         double silicon;
     };
-    const Point points[] = {{false, 7.5e6, 69500}, {false, 15e6, 69500}, {false, 30e6, 69500},
-                            {true, 100e6, 78000},  {true, 200e6, 84000}};
+    const Point points[] = {
+        {false, 7.5e6, 69500}, {false, 15e6, 69500}, {false, 30e6, 69500}, {true, 100e6, 78000}, {true, 200e6, 84000}};
     std::printf("kws20_v3_1 clock sweep (CNN cycles): pipeline, MHz, ours, AN7664, error\n");
     uint64_t cycles[5];
     for (int i = 0; i < 5; ++i) {
