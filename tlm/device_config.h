@@ -37,6 +37,10 @@ struct ArrayGeometry {
     // Bit of a 32-bit-word memory pointer (write/read pointer registers) where
     // the instance number starts; 0 when it is log2 of the instance window.
     uint32_t pointer_instance_shift = 0;
+    // Kernel memory only (MAX78002): words between the four blocks a calcx4
+    // layer's kernels are split into (LREG_POST.CALCX4; model/engine/kernel_fetch);
+    // 0 where the device has no calcx4.
+    uint32_t calcx4_block_stride = 0;
 
     // Bit where a word pointer's instance number starts (log2 of the instance
     // window unless the description says otherwise).

@@ -106,6 +106,9 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.flatten_en = m.field(post, "FLATTEN_EN");
     f.deconv_en = m.field(post, "DECONV_EN");
     if (post.find("DW_EN")) f.dw_en = m.field(post, "DW_EN");
+    if (post.find("CALCX4")) f.calcx4 = m.field(post, "CALCX4");
+    if (const RegisterDescription* ochan = m.find_layer_register("LREG_OCHAN"))
+        f.ochan_max = m.field(*ochan, "OCHAN_MAX");
     const auto& s1 = layer_kind(m, "LREG_STREAM1", LREG_STREAM1);
     f.stream_start = m.field(s1, "STREAM_START");
     f.fifo_go = m.field(s1, "FIFO_GO");

@@ -51,9 +51,10 @@ struct LayerFields {
     // LREG_MCNT1 and LREG_MCNT2 (MAX78002).
     unsigned mcnt_max_kind = LREG_MCNT, mcnt_sad_kind = LREG_MCNT;
     RegField tptr_max, tptr_sad;  // LREG_TPTR
+    RegField ochan_max;           // LREG_OCHAN (MAX78002 only)
     RegField pro_en, mask_en;     // LREG_ENA
-    RegField bptr_sad, bptr_en, scale_reg, scale_shft, xpmp_cnt, mask_size, out_abs, flatten_en, deconv_en,
-        dw_en;                              // LREG_POST (DW_EN: MAX78002 only)
+    RegField bptr_sad, bptr_en, scale_reg, scale_shft, xpmp_cnt, mask_size, out_abs, flatten_en, deconv_en, dw_en,
+        calcx4;                             // LREG_POST (DW_EN, CALCX4: MAX78002 only)
     RegField stream_start, fifo_go;         // LREG_STREAM1
     RegField invol, delta1, delta2;         // LREG_STREAM2
     RegField fbuf_max;                      // LREG_FMAX
