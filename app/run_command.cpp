@@ -209,17 +209,6 @@ int run_command(const RunOptions& opts) {
         };
     }
 
-    // The CNN clock while the inference ran: generated MAX78002 firmware speeds
-    // the CNN clock up for the inference and slows it again after the interrupt.
-    double inference_clock_hz = 0;
-    {
-        auto next = accel.on_irq;
-        accel.on_irq = [next, &inference_clock_hz, &accel](bool level) {
-            if (level) inference_clock_hz = accel.cnn_clock_hz();
-            if (next) next(level);
-        };
-    }
-
     FirmwarePhases phases;
     if (riscv)
         phases.attach(*riscv);
@@ -347,15 +336,16 @@ int run_command(const RunOptions& opts) {
                                                f.extent_past_end, f.count, f.first_us, f.first_instruction,
                                                f.summary()});
     }
-    if (inference_clock_hz <= 0) inference_clock_hz = accel.cnn_clock_hz();  // no interrupt: the clock now
-    report.phases = phases.times(accel.busy_cycles(), inference_clock_hz);
+    // The clock the inference ran at: MAX78002 firmware slows the CNN clock again afterwards.
+    const double inference_hz = accel.inference_clock_hz() > 0 ? accel.inference_clock_hz() : accel.cnn_clock_hz();
+    report.phases = phases.times(accel.busy_cycles(), inference_hz);
     std::vector<int> ran;
     for (const auto& l : accel.last_result().layers) ran.push_back(l.layer);
     std::sort(ran.begin(), ran.end());
     ran.erase(std::unique(ran.begin(), ran.end()), ran.end());
     if (!ran.empty()) {
         report.activity = collect_activity(accel.state(), ran);
-        report.energy = energy_for_run(cfg.energy, energy_inputs(*report.activity, report.phases, inference_clock_hz));
+        report.energy = energy_for_run(cfg.energy, energy_inputs(*report.activity, report.phases, inference_hz));
     }
     if (!opts.quiet_console && !riscv)
         std::printf("\n[ai8xsim] %llu CNN cycles; simulated time per phase: %s\n",
@@ -403,7 +393,8 @@ int run_command(const RunOptions& opts) {
     if (!opts.json_out.empty()) {
         report.result = rc == kRunPass ? "pass" : rc == kRunFail ? "fail" : "error";
         report.vector = vector_dir;
-        report.cnn_clock_hz = inference_clock_hz;
+        report.cnn_clock_hz = inference_hz;
+        report.cnn_pipeline = accel.inference_pipelined();
         std::optional<GeneratorEstimate> estimate;
         try {
             estimate = read_generator_estimate(vector_dir);

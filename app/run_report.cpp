@@ -58,6 +58,7 @@ void write_run_report(const RunReport& r, const std::string& path) {
     j["vector"] = r.vector;
     j["console"] = r.console;
     j["cnn_clock_hz"] = r.cnn_clock_hz;
+    j["cnn_pipeline"] = r.cnn_pipeline;
     j["estimate_total"] = r.estimate_total ? nlohmann::json(*r.estimate_total) : nlohmann::json(nullptr);
     j["cnn_cycles"] = r.cnn_cycles;
     j["stall_cycles"] = r.stall_cycles;

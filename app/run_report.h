@@ -18,7 +18,8 @@ struct RunReport {
     // result "error" and kat "pass".
     std::string kat;
     std::string vector;                      // the firmware folder that ran
-    double cnn_clock_hz = 0;                 // CNN clock the firmware selected (cycles -> time)
+    double cnn_clock_hz = 0;                 // CNN clock the inference ran at (cycles -> time)
+    bool cnn_pipeline = false;               // the inference ran with the MAX78002 pipeline
     std::optional<uint64_t> estimate_total;  // generator's total latency estimate (meta.json), if any
     std::string console;
     uint64_t cnn_cycles = 0;

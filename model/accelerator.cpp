@@ -13,6 +13,7 @@
 #include "model/sequencing.h"
 #include "model/stream/stream_session.h"
 #include "model/timing/inference_cycles.h"
+#include "model/timing/pipeline.h"
 
 namespace ai8x {
 
@@ -211,7 +212,12 @@ void Accelerator::sequencer() {
 
         state_.clear_layer_activity();
         if (observer_) observer_->inference_started(sc_core::sc_time_stamp(), cnn_clock_hz_);
-        inference_->session = std::make_unique<StreamSession>(state_, cfg_.timing);
+        // Per-state costs of this inference: the pipeline's output cost depends
+        // on REG_CTL and on the clock at the start (model/timing/pipeline.h).
+        inference_clock_hz_ = cnn_clock_hz_;
+        inference_pipelined_ = pipeline_enabled(state_, master);
+        const AccelTiming timing = inference_timing(cfg_.timing, state_, master, cnn_clock_hz_);
+        inference_->session = std::make_unique<StreamSession>(state_, timing);
         StreamSession& session = *inference_->session;
         if (session.fifo_mode()) {
             StreamController::Outcome out = stream_->run(session, cnn_clock_hz_, capture_layers_);
@@ -230,7 +236,7 @@ void Accelerator::sequencer() {
             }
             // Time comes from the timing model walking the same registers the engine
             // decoded; function (above) and time (here) stay independent.
-            last_timing_ = inference_cycles(TimingModel(cfg_.timing), state_, plan);
+            last_timing_ = inference_cycles(TimingModel(timing), state_, plan);
             busy_cycles_ = std::max<uint64_t>(1, last_timing_.total());
             sc_core::wait(sc_core::sc_time(double(busy_cycles_) / cnn_clock_hz_, sc_core::SC_SEC));
         }

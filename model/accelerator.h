@@ -73,6 +73,11 @@ public:
 
     void set_cnn_clock_hz(double hz);  // follows the firmware's CNN clock select/divider
     double cnn_clock_hz() const { return cnn_clock_hz_; }
+    // CNN clock the last inference ran at (the firmware may change the clock
+    // afterwards; MAX78002 main() goes back to PLL / 4); 0 before the first one.
+    double inference_clock_hz() const { return inference_clock_hz_; }
+    // Whether the last inference ran with the MAX78002 pipeline (model/timing/pipeline.h).
+    bool inference_pipelined() const { return inference_pipelined_; }
 
     // `run --set ADDR=VALUE`: every later firmware write to the register at
     // `address` stores `value` instead. Throws std::invalid_argument if no
@@ -145,6 +150,8 @@ private:
     sc_core::sc_event start_event_;
     sc_core::sc_time transport_delay_;  // annotated delay of the access being served (its time past sc_time_stamp)
     double cnn_clock_hz_;
+    double inference_clock_hz_ = 0;
+    bool inference_pipelined_ = false;
     bool busy_ = false;
     bool irq_level_ = false;
     std::vector<int> running_quadrants_;  // quadrants enabled when the run started

@@ -47,6 +47,11 @@ ArrayGeometry read_array(const Reader& r, const YAML::Node& mems, const std::str
         if (g.pointer_instance_shift > 24 || (1ull << g.pointer_instance_shift) < g.words)
             r.fail(path + ".pointer_instance_shift", "must leave room for the words of one instance", &n);
     }
+    if (n["calcx4_block_stride"]) {
+        g.calcx4_block_stride = r.u32(n, path, "calcx4_block_stride");
+        if (4ull * g.calcx4_block_stride > g.words)
+            r.fail(path + ".calcx4_block_stride", "four blocks must fit the words of one instance", &n);
+    }
     const uint64_t instance_bytes = uint64_t(g.words) * g.slot_bytes;
     if (g.instances_per_quadrant > 1 && g.instance_stride < instance_bytes)
         r.fail(path + ".instance_stride", "instances overlap (stride smaller than words * slot_bytes)", &n);
@@ -268,6 +273,11 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
         if (r.u32(tm, "timing", flag) > 1) r.fail(std::string("timing.") + flag, "must be 0 or 1", &tm);
     c.timing.kernel_offset_preread = r.u32(tm, "timing", "kernel_offset_preread") == 1;
     c.timing.passthrough_pool_double_pass = r.u32(tm, "timing", "passthrough_pool_double_pass") == 1;
+    if (const YAML::Node pl = tm["pipeline"]) {
+        c.timing.pipeline.present = true;
+        c.timing.pipeline.output_fill_cycles = r.u32(pl, "timing.pipeline", "output_fill_cycles");
+        c.timing.pipeline.output_sync_ns = r.u32(pl, "timing.pipeline", "output_sync_ns");
+    }
     c.energy = read_energy_config(r, root);
     return c;
 }

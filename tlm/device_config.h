@@ -38,6 +38,10 @@ struct ArrayGeometry {
     // Bit of a 32-bit-word memory pointer (write/read pointer registers) where
     // the instance number starts; 0 when it is log2 of the instance window.
     uint32_t pointer_instance_shift = 0;
+    // Kernel memory only (MAX78002): words between the four blocks a calcx4
+    // layer's kernels are split into (LREG_POST.CALCX4; model/engine/kernel_fetch);
+    // 0 where the device has no calcx4.
+    uint32_t calcx4_block_stride = 0;
 
     // Bit where a word pointer's instance number starts (log2 of the instance
     // window unless the description says otherwise).
@@ -107,6 +111,21 @@ struct AccelTiming {
     uint32_t peak_macs_per_processor_cycle = 9;
     bool kernel_offset_preread = false;         // op-first multi-pass/element-wise layers pre-read by kernel offset
     bool passthrough_pool_double_pass = false;  // pooled passthrough with several output passes reads 2n-1 passes
+
+    // The MAX78002's pipeline (REG_CTL.PIPELINE_DIS clear; timing.pipeline in the
+    // device file, absent on the MAX78000): every output event (one output pixel
+    // of one pass) costs output_fill_cycles more, plus output_sync_ns of fixed
+    // time rounded up to whole CNN clocks (docs/timing-model.md, "MAX78002").
+    struct Pipeline {
+        bool present = false;  // the device file describes a pipeline
+        uint32_t output_fill_cycles = 0;
+        uint32_t output_sync_ns = 0;
+    } pipeline;
+
+    // Cycles each output event costs beyond the state walk during one inference:
+    // never read from the file, resolved at the start of an inference from
+    // `pipeline`, REG_CTL and the CNN clock (model/timing/pipeline.h); 0 otherwise.
+    uint32_t output_extra = 0;
 };
 
 // The RISC-V core of a dual-core image (configs: riscv; docs/riscv.md). A

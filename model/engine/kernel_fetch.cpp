@@ -8,6 +8,30 @@ namespace ai8x {
 
 namespace {
 
+constexpr uint32_t kCalcx4Outputs = 4;  // calcx4: four outputs at once, one per kernel block (the feature's name)
+
+// calcx4 (MAX78002): the generator splits a layer's kernels (counted from the
+// layer's first kernel word) into four consecutive blocks of `calcx4_block`
+// kernels and stores block b at b * block_stride + (first word / 4), so that
+// four outputs can read their kernels from four parts at once (izer
+// apbaccess.write_kern with calc_x4). `word` is the word the plain layout
+// would read.
+// Kernel number (counted from the layer's first) of output `o`, pass `j`: o * passes + j;
+// calcx4 computes four outputs at once, output o from block o % 4, where its
+// passes follow those of outputs o % 4, o % 4 + 4, ... (measured: with the plain
+// order t-test-x4-multipass5m8 gives output 4's values as output 1 and so on).
+uint64_t calcx4_kernel(const LayerConfig& c, uint32_t o, uint32_t j, uint32_t passes) {
+    if (!c.calcx4 || c.calcx4_block == 0) return uint64_t{o} * passes + j;
+    return uint64_t{o % kCalcx4Outputs} * c.calcx4_block + uint64_t{o / kCalcx4Outputs} * passes + j;
+}
+
+uint64_t calcx4_word(const LayerConfig& c, uint64_t word, uint32_t block_stride) {
+    const uint64_t first = c.mask_start / 8;  // the layer's first kernel word (mask address in bits)
+    if (word < first || c.calcx4_block == 0) return word;
+    const uint64_t i = word - first;
+    return i / c.calcx4_block * block_stride + i % c.calcx4_block + first / kCalcx4Outputs;
+}
+
 // Depth-wise: in pass j, processor i convolves its input channel with the
 // kernel at the pass's address (what a convolution would read for output 0 of
 // pass j) into output channel j * processors + i. As a dense weight set every
@@ -51,6 +75,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
     const uint32_t bits = c.weight_bits;
     const uint32_t slot = c.kernel_slot_bytes;
     const uint32_t kernel_words = state.cfg.kernel_mem.words;
+    const uint32_t kernel_block_stride = state.cfg.kernel_mem.calcx4_block_stride;
     // Every weight of the layer is one field of one byte in the same format, so
     // decoding is a table look-up: (sub-index, byte) -> weight, built once from
     // arith::unpack_weight.
@@ -71,7 +96,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
         uint64_t first_word = ~uint64_t{0};
         for (uint32_t o = 0; o < w.outputs; ++o) {
             for (uint32_t j = 0; j < w.passes; ++j) {
-                const uint64_t address = c.mask_start + (uint64_t{o} * w.passes + j) * bits;
+                const uint64_t address = c.mask_start + calcx4_kernel(c, o, j, w.passes) * bits;
                 if (address > c.mask_end) continue;
                 const uint64_t first_byte = (address >> 3) * slot + c.oned_start_byte;
                 const int8_t* decode = &decoded[std::size_t{(address & 7) / bits} * 256];
@@ -79,7 +104,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
                 for (uint32_t t = 0; t < w.taps; ++t) {
                     // Taps are stored last-first in the byte stream.
                     const uint64_t byte = first_byte + (slot - 1 - t);
-                    const uint64_t word = byte / 9;
+                    const uint64_t word = c.calcx4 ? calcx4_word(c, byte / 9, kernel_block_stride) : byte / 9;
                     if (word >= kernel_words) {
                         out_of_range = true;
                         continue;

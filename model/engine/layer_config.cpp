@@ -215,6 +215,8 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
         c.activation = arith::Activation::ReLU;
     c.flatten = f.flatten_en.is_set(post);
     c.depthwise = f.dw_en.is_set(post);
+    c.calcx4 = f.calcx4.is_set(post) && cfg.kernel_mem.calcx4_block_stride > 0;
+    if (c.calcx4) c.calcx4_block = f.ochan_max.get(reg(lq, LREG_OCHAN)) + 1;
     c.broadcast = f.broadcast.is_set(lctl);
     c.passes = f.inpchexp.get(lctl2) + 1;
     // Flatten: XPMP_CNT holds the pass count's bits above INPCHEXP's.

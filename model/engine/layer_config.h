@@ -84,6 +84,10 @@ struct LayerConfig {
     // REG_CTL.TIMESHFT with 1-bit weights (MAX78002 "binary" quantization): a
     // stored 0 weighs +1 and a stored 1 weighs -1 instead of 0 and -1.
     bool binary_weights = false;
+    // LREG_POST.CALCX4 (MAX78002): the layer's kernels lie in four blocks of
+    // calcx4_block kernels (LREG_OCHAN.OCHAN_MAX + 1) each (kernel_fetch).
+    bool calcx4 = false;
+    uint32_t calcx4_block = 0;
     // LREG_POST.DW_EN (MAX78002): depth-wise convolution, every processor
     // convolves its own input channel with its own kernel into output channel
     // number = its index among the enabled processors; nothing is summed across

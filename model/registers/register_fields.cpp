@@ -30,6 +30,7 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     ctl.ffifo_en = m.field(c, "FFIFO_EN");
     ctl.qupac = m.field(c, "QUPAC");
     ctl.timeshft = m.field(c, "TIMESHFT");
+    if (c.find("PIPELINE_DIS")) ctl.pipeline_dis = m.field(c, "PIPELINE_DIS");
 
     const RegisterDescription& l = m.quadrant_register("REG_LCNT_MAX");
     lcnt.last = m.field(l, "LCNT");
@@ -105,6 +106,9 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     f.flatten_en = m.field(post, "FLATTEN_EN");
     f.deconv_en = m.field(post, "DECONV_EN");
     if (post.find("DW_EN")) f.dw_en = m.field(post, "DW_EN");
+    if (post.find("CALCX4")) f.calcx4 = m.field(post, "CALCX4");
+    if (const RegisterDescription* ochan = m.find_layer_register("LREG_OCHAN"))
+        f.ochan_max = m.field(*ochan, "OCHAN_MAX");
     const auto& s1 = layer_kind(m, "LREG_STREAM1", LREG_STREAM1);
     f.stream_start = m.field(s1, "STREAM_START");
     f.fifo_go = m.field(s1, "FIFO_GO");

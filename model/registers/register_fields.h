@@ -10,19 +10,20 @@
 
 namespace ai8x {
 
-struct CtlFields {        // REG_CTL
-    RegField cnn_en;      // CNN_EN: run
-    RegField master_sel;  // MASTER_SEL: quadrant a tethered (EXT_SYNC) quadrant waits for
-    RegField ext_sync;    // EXT_SYNC: wait for the MASTER_SEL quadrant
-    RegField cnn_irq;     // CNN_IRQ: inference complete
-    RegField poolrnd;     // POOLRND: round average pooling
-    RegField stream_en;   // STREAM_EN: streaming mode
-    RegField fifo_en;     // FIFO_EN: input from the FIFOs
-    RegField lilbuf;      // LILBUF: set with FIFOs and streaming
-    RegField mexpress;    // MEXPRESS: express kernel loading
-    RegField ffifo_en;    // FFIFO_EN: input from the RISC-V core's fast FIFO
-    RegField qupac;       // QUPAC: the fast FIFO fans out to all four FIFOs
-    RegField timeshft;    // TIMESHFT: 1-bit weights are -1/+1 (the generator sets it for binary quantization)
+struct CtlFields {          // REG_CTL
+    RegField cnn_en;        // CNN_EN: run
+    RegField master_sel;    // MASTER_SEL: quadrant a tethered (EXT_SYNC) quadrant waits for
+    RegField ext_sync;      // EXT_SYNC: wait for the MASTER_SEL quadrant
+    RegField cnn_irq;       // CNN_IRQ: inference complete
+    RegField poolrnd;       // POOLRND: round average pooling
+    RegField stream_en;     // STREAM_EN: streaming mode
+    RegField fifo_en;       // FIFO_EN: input from the FIFOs
+    RegField lilbuf;        // LILBUF: set with FIFOs and streaming
+    RegField mexpress;      // MEXPRESS: express kernel loading
+    RegField ffifo_en;      // FFIFO_EN: input from the RISC-V core's fast FIFO
+    RegField qupac;         // QUPAC: the fast FIFO fans out to all four FIFOs
+    RegField timeshft;      // TIMESHFT: 1-bit weights are -1/+1 (the generator sets it for binary quantization)
+    RegField pipeline_dis;  // PIPELINE_DIS (MAX78002; width 0 where the device has no pipeline)
 };
 
 struct LcntFields {  // REG_LCNT_MAX
@@ -50,9 +51,10 @@ struct LayerFields {
     // LREG_MCNT1 and LREG_MCNT2 (MAX78002).
     unsigned mcnt_max_kind = LREG_MCNT, mcnt_sad_kind = LREG_MCNT;
     RegField tptr_max, tptr_sad;  // LREG_TPTR
+    RegField ochan_max;           // LREG_OCHAN (MAX78002 only)
     RegField pro_en, mask_en;     // LREG_ENA
-    RegField bptr_sad, bptr_en, scale_reg, scale_shft, xpmp_cnt, mask_size, out_abs, flatten_en, deconv_en,
-        dw_en;                              // LREG_POST (DW_EN: MAX78002 only)
+    RegField bptr_sad, bptr_en, scale_reg, scale_shft, xpmp_cnt, mask_size, out_abs, flatten_en, deconv_en, dw_en,
+        calcx4;                             // LREG_POST (DW_EN, CALCX4: MAX78002 only)
     RegField stream_start, fifo_go;         // LREG_STREAM1
     RegField invol, delta1, delta2;         // LREG_STREAM2
     RegField fbuf_max;                      // LREG_FMAX

@@ -14,7 +14,7 @@ int64_t ScanCost::position(int64_t row, int64_t col) const {
     const int64_t tram_words = w_.pool_first ? w_.passes * w_.operands : w_.passes;
     if (w_.passthrough)
         return w_.passes * w_.operands * w_.pool_reads * t_.read_state + tram_words * t_.tram_write +
-               w_.passes * w_.timeslots * t_.write_state;
+               w_.passes * w_.timeslots * t_.write_state + w_.passes * int64_t(t_.output_extra);
 
     const bool pad_row = row < w_.pad_rows || row >= w_.pad_rows + w_.rows;
     const bool pad_col = col < w_.pad_cols || col >= w_.pad_cols + w_.cols;
@@ -31,6 +31,7 @@ int64_t ScanCost::position(int64_t row, int64_t col) const {
         const int64_t single_channel = (w_.output_channels == 1 && w_.passes == 1) ? 1 : 0;
         cycles +=
             (w_.passes * w_.output_cols() * w_.output_channels + w_.output_channels * single_channel) * t_.write_state;
+        cycles += w_.passes * w_.output_cols() * int64_t(t_.output_extra);  // pipeline, per output event
     }
     return cycles;
 }

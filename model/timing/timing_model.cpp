@@ -25,11 +25,12 @@ LayerCycles& LayerCycles::operator+=(const LayerCycles& o) {
     tram += o.tram;
     write += o.write;
     setup += o.setup;
+    pipeline += o.pipeline;
     return *this;
 }
 
 LayerCycles LayerCycles::scaled(int64_t n) const {
-    return LayerCycles{read * n, pool * n, pad * n, tram * n, write * n, setup * n};
+    return LayerCycles{read * n, pool * n, pad * n, tram * n, write * n, setup * n, pipeline * n};
 }
 
 uint32_t layer_timeslots(const AcceleratorState& state, const LayerConfig& layer) {
@@ -104,6 +105,7 @@ LayerCycles TimingModel::layer_breakdown(const LayerWalk& w) const {
         // once per pass and time slot.
         LayerCycles pixel = visit(Position{});
         pixel.write = w.passes * w.timeslots * t.write_state;
+        pixel.pipeline = w.passes * int64_t(t.output_extra);  // one output event per pixel and pass
         return pixel.scaled(w.rows * w.cols);
     }
 
@@ -130,6 +132,7 @@ LayerCycles TimingModel::layer_breakdown(const LayerWalk& w) const {
         if (output_row) {
             LayerCycles out;
             out.write = (w.passes * out_cols * w.output_channels + w.output_channels * single_channel) * t.write_state;
+            out.pipeline = w.passes * out_cols * int64_t(t.output_extra);  // one output event per pixel and pass
             total += out;
         }
     }
@@ -158,6 +161,7 @@ std::string describe(const LayerCycles& c) {
     std::ostringstream os;
     os << "read " << c.read << " pool " << c.pool << " pad " << c.pad << " tram " << c.tram << " write " << c.write
        << " setup " << c.setup;
+    if (c.pipeline != 0) os << " pipeline " << c.pipeline;
     return os.str();
 }
 

@@ -26,14 +26,15 @@ namespace ai8x {
 
 // Where the cycles of one layer go; the fields sum to the layer's cycles.
 struct LayerCycles {
-    int64_t read = 0;   // read states of data words (first word of each pooling window)
-    int64_t pool = 0;   // further read states inside pooling windows
-    int64_t pad = 0;    // read states at padding positions
-    int64_t tram = 0;   // TRAM write states
-    int64_t write = 0;  // write states and output-channel writes
-    int64_t setup = 0;  // per-layer extras: flatten set-up, multi-pass kernel pre-read
+    int64_t read = 0;      // read states of data words (first word of each pooling window)
+    int64_t pool = 0;      // further read states inside pooling windows
+    int64_t pad = 0;       // read states at padding positions
+    int64_t tram = 0;      // TRAM write states
+    int64_t write = 0;     // write states and output-channel writes
+    int64_t setup = 0;     // per-layer extras: flatten set-up, multi-pass kernel pre-read
+    int64_t pipeline = 0;  // MAX78002 pipeline: AccelTiming::output_extra per output event
 
-    int64_t total() const { return read + pool + pad + tram + write + setup; }
+    int64_t total() const { return read + pool + pad + tram + write + setup + pipeline; }
     LayerCycles& operator+=(const LayerCycles& o);
     LayerCycles scaled(int64_t n) const;  // the same events repeated n times
 };
@@ -79,7 +80,8 @@ private:
     AccelTiming timing_;
 };
 
-// "read 120 pool 0 pad 44 tram 164 write 60 setup 0" for reports and logs.
+// "read 120 pool 0 pad 44 tram 164 write 60 setup 0" for reports and logs
+// (" pipeline N" appended when the pipeline added cycles).
 std::string describe(const LayerCycles& c);
 
 }  // namespace ai8x

@@ -18,11 +18,17 @@ inline const DeviceConfig& max78000() {
     return cfg;
 }
 
+inline const DeviceConfig& max78002() {
+    static const DeviceConfig cfg = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
+    return cfg;
+}
+
 struct AccelBench : sc_core::sc_module {
     tlm_utils::simple_initiator_socket<AccelBench, 32> init;
     Accelerator accel;
 
-    explicit AccelBench(sc_core::sc_module_name n = "bench") : sc_module(n), init("init"), accel("accel", max78000()) {
+    explicit AccelBench(sc_core::sc_module_name n = "bench", const DeviceConfig& cfg = max78000())
+        : sc_module(n), init("init"), accel("accel", cfg) {
         init.bind(accel.socket);
     }
 

@@ -41,22 +41,53 @@ enum Kind : unsigned {
     kLctl2 = 20
 };
 
+// The MAX78002's per-layer registers (izer tornadocnn.py DevAI87 LREG_*):
+// layer-major, one word per kind inside each layer's block.
+enum Kind87 : unsigned {
+    k87Nxtlyr = 0,
+    k87Rcnt = 1,
+    k87Ccnt = 2,
+    k87Oned = 3,
+    k87Prcnt = 4,
+    k87Pccnt = 5,
+    k87Stride = 6,
+    k87WptrBase = 7,
+    k87WptrToffs = 8,
+    k87WptrMoffs = 9,
+    k87WptrChoffs = 10,
+    k87RptrBase = 11,
+    k87Lctl = 12,
+    k87Lctl2 = 13,
+    k87Mcnt1 = 14,
+    k87Mcnt2 = 15,
+    k87Ochan = 16,
+    k87Tptr = 17,
+    k87Ena = 18,
+    k87Post = 19
+};
+
 // Bits of REG_CTL used by cnn_init()/cnn_start().
 constexpr uint32_t kCtlRun = 1u << 0;
 constexpr uint32_t kCtlClocks = 1u << 3;
 constexpr unsigned kCtlMasterShift = 9;
 constexpr uint32_t kCtlSlave = 1u << 11;
 constexpr uint32_t kCtlPoolRound = 1u << 13;
+constexpr uint32_t kCtlBinary = 1u << 30;  // MAX78002 TIMESHFT: 1-bit weights are -1/+1
+
+// MAX78002 bit positions of the generator's composition (izer DevAI87 *_OFFS).
+constexpr unsigned k87PadEnable = 15, k87PadCount = 13, k87CountDiff = 16;
+constexpr unsigned k87XpchShift = 12, k87RprimeShift = 22, k87CprimeShift = 18;
+constexpr uint32_t k87ReadAhead = 1u << 17, k87Bypass = 1u << 30, k87Tcalc = 1u << 31;
+
+// REG_CTL as cnn_init()/cnn_start() write it before the run bits.
+uint32_t control_value(const RandomLayer& l) {
+    return kCtlClocks | (l.params.avg_rounding == arith::AvgPoolRounding::Round ? kCtlPoolRound : 0) |
+           (l.binary ? kCtlBinary : 0);
+}
 
 // Register offsets of the quadrant control block (REG_CTL, REG_LCNT_MAX).
 constexpr uint64_t kRegCtl = 0x0;
 constexpr uint64_t kRegLcntMax = 0x8;
-
-int log2_exact(uint64_t v) {
-    int s = 0;
-    while ((uint64_t{1} << s) < v) ++s;
-    return s;
-}
 
 struct Rng {
     std::mt19937_64 gen;
@@ -76,6 +107,7 @@ uint32_t weight_field(const RandomLayer& l, int o, int c, int tap) {
     const int d = l.params.dilation[0];  // 1 except for dilated 1-D kernels (kw == 1)
     if (tap % d != 0) return 0;
     const int8_t w = l.weights.at(o, c, tap / d / kw, tap / d % kw);
+    if (l.binary) return w < 0 ? 1u : 0u;  // TIMESHFT: a stored 1 weighs -1, a stored 0 +1
     return static_cast<uint32_t>(static_cast<uint8_t>(w)) & ((1u << l.weight_bits) - 1);
 }
 
@@ -116,6 +148,10 @@ bool is_pooling_window(const reference::LayerParams& p) { return p.pool_size[0] 
 
 }  // namespace
 
+bool max78002_layout(const DeviceConfig& cfg) {
+    return cfg.registers && cfg.registers->find_layer_register("LREG_MCNT1") != nullptr;
+}
+
 std::string RandomLayer::describe() const {
     std::ostringstream s;
     s << "seed " << seed << ": " << reference::describe(params) << " input " << inputs.size() << " x "
@@ -125,6 +161,8 @@ std::string RandomLayer::describe() const {
       << " (" << out_positions << " x " << out_passes << " passes), rptr " << in_word << ", wptr " << out_word
       << ", gap " << write_gap << ", kernel word " << kernel_word << ", bias "
       << (bias.empty() ? std::string("none") : "q" + std::to_string(bias_quadrant) + "+" + std::to_string(bias_offset));
+    s << ", layer " << layer << (binary ? ", binary" : "") << (bypass ? ", bypass" : "")
+      << (read_ahead ? ", read-ahead" : "");
     return s.str();
 }
 
@@ -300,10 +338,27 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
         }
         if (!placed) continue;
 
-        // Kernel memory: a multiple of four words, as the generator allocates.
-        const uint32_t kwords = kernel_words_needed(l);
-        if (kwords > cfg.kernel_mem.words) continue;
-        l.kernel_word = static_cast<uint32_t>(r.pick(0, static_cast<int>((cfg.kernel_mem.words - kwords) / 4))) * 4;
+        // MAX78002 features: where the layer sits among the 128, kernel bypass
+        // (a plain 8-bit single-pass convolution whose weights are all 1),
+        // binary 1-bit weights, read-ahead.
+        const bool m87 = max78002_layout(cfg);
+        if (m87) {
+            l.layer = r.pick(0, static_cast<int>(cfg.max_layers) - 1);
+            l.bypass = !passthrough && l.weight_bits == 8 && l.in_passes == 1 && l.out_passes == 1 && r.chance(8);
+            l.binary = l.weight_bits == 1 && r.chance(60);
+            l.read_ahead = r.chance(30);
+        }
+
+        // Kernel memory: a multiple of four words, as the generator allocates,
+        // inside the smallest kernel memory of the used processors.
+        uint32_t kernel_limit = cfg.kernel_mem.words;
+        for (int pr : l.in_processors)
+            kernel_limit = std::min(kernel_limit, cfg.kernel_mem.words_of(static_cast<uint32_t>(pr) %
+                                                                          cfg.kernel_mem.instances_per_quadrant));
+        const uint32_t kwords = l.bypass ? 0 : kernel_words_needed(l);
+        if (kwords > kernel_limit) continue;
+        l.kernel_word =
+            l.bypass ? 0 : static_cast<uint32_t>(r.pick(0, static_cast<int>((kernel_limit - kwords) / 4))) * 4;
 
         // Data.
         l.inputs.assign(operands, reference::Tensor(in_ch, h, w));
@@ -312,7 +367,9 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
         l.weights = reference::Weights(out_ch, in_ch, p.kernel[0], p.kernel[1]);
         const arith::WeightFormat fmt = arith::weight_format_from_quantization(l.weight_bits);
         for (auto& v : l.weights.values)
-            v = static_cast<int8_t>(r.pick(arith::weight_min(fmt), arith::weight_max(fmt)));
+            v = l.bypass   ? int8_t{1}
+                : l.binary ? static_cast<int8_t>(r.chance(50) ? 1 : -1)
+                           : static_cast<int8_t>(r.pick(arith::weight_min(fmt), arith::weight_max(fmt)));
         if (passthrough) {
             l.weights = reference::Weights();
         } else if (r.chance(60)) {
@@ -346,7 +403,8 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
     const int ppq = static_cast<int>(cfg.processors_per_quadrant);
     const int share = static_cast<int>(cfg.processors_per_data_sram);
     const int instances_per_quadrant = static_cast<int>(cfg.data_sram.instances_per_quadrant);
-    const int instance_shift = log2_exact(cfg.data_sram.words);  // write pointer: instance above the word bits
+    const int instance_shift = static_cast<int>(cfg.data_sram.pointer_shift());  // write pointer: instance field
+    const bool m87 = max78002_layout(cfg);
     const int h = l.inputs.front().height, w = l.inputs.front().width;
     const int operands = static_cast<int>(l.inputs.size());
     const bool oned = p.op == Op::Conv1d;
@@ -365,14 +423,16 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
         return cfg.quadrant_regs.base + q * cfg.quadrant_regs.quadrant_stride + offset;
     };
     auto lreg = [&](int q, unsigned kind) {
-        return qreg(q, cfg.layer_register_offset + uint64_t{kind} * cfg.layer_register_stride);  // layer 0
+        return qreg(q, cfg.layer_register_offset + uint64_t{kind} * cfg.layer_register_stride +
+                           uint64_t(l.layer) * cfg.layer_register_layer_stride);
     };
 
-    // cnn_init(): clocks on, one layer.
-    const uint32_t ctl = kCtlClocks | (p.avg_rounding == arith::AvgPoolRounding::Round ? kCtlPoolRound : 0);
+    // cnn_init(): clocks on, one layer (MAX78002: starting and ending at l.layer).
+    const uint32_t ctl = control_value(l);
+    const uint32_t lcnt = static_cast<uint32_t>(l.layer) << 8 | static_cast<uint32_t>(l.layer);
     for (int q : quads) {
         out.push_back({qreg(q, kRegCtl), ctl, 4});
-        out.push_back({qreg(q, kRegLcntMax), 0, 4});
+        out.push_back({qreg(q, kRegLcntMax), lcnt, 4});
     }
 
     // cnn_configure(): the generator's register composition for layer 0.
@@ -381,8 +441,11 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
     const uint32_t kern_bytes = 9 * l.kernel_word;
     const uint32_t koffs = kern_bytes / static_cast<uint32_t>(ks) * 8;
     const uint32_t oned_sad = kern_bytes % static_cast<uint32_t>(ks);
-    const uint32_t kern_count = static_cast<uint32_t>(l.out_positions * l.out_passes * l.in_passes);
-    const uint32_t mcnt = koffs << 16 | (koffs + (kern_count - 1) * static_cast<uint32_t>(qf_bits));
+    // Bypass: no kernels; the mask range counts the output channels in 8-bit steps.
+    const uint32_t kern_count = l.bypass ? static_cast<uint32_t>(p.out_channels)
+                                         : static_cast<uint32_t>(l.out_positions * l.out_passes * l.in_passes);
+    const uint32_t mcnt_last = koffs + (kern_count - 1) * static_cast<uint32_t>(l.bypass ? 8 : qf_bits);
+    const uint32_t mcnt = koffs << 16 | mcnt_last;
     uint32_t oned_reg = 0;
     if (oned)
         oned_reg = static_cast<uint32_t>(ks) << 8 | 1u << 12 | oned_sad << 4;
@@ -411,9 +474,52 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
     const uint32_t quant_code = qf_bits == 1 ? 1 : qf_bits == 2 ? 2 : qf_bits == 4 ? 3 : 0;
 
     for (int q : quads) {
-        auto put = [&](unsigned kind, uint32_t v) { out.push_back({lreg(q, kind), v, 4}); };
-        put(kRcnt, static_cast<uint32_t>(up * h - 1 + 2 * p.padding[0]) | static_cast<uint32_t>(p.padding[0]) << 16);
-        put(kCcnt, static_cast<uint32_t>(up * w - 1 + 2 * p.padding[1]) | static_cast<uint32_t>(p.padding[1]) << 16);
+        // The MAX78000's kind numbers, moved to the MAX78002's slots where that layout applies.
+        auto slot = [&](unsigned kind) -> unsigned {
+            if (!m87) return kind;
+            switch (kind) {
+                case kRcnt: return k87Rcnt;
+                case kCcnt: return k87Ccnt;
+                case kOned: return k87Oned;
+                case kPrcnt: return k87Prcnt;
+                case kPccnt: return k87Pccnt;
+                case kStride: return k87Stride;
+                case kWptrBase: return k87WptrBase;
+                case kWptrToffs: return k87WptrToffs;
+                case kWptrMoffs: return k87WptrMoffs;
+                case kWptrChoffs: return k87WptrChoffs;
+                case kRptrBase: return k87RptrBase;
+                case kLctl: return k87Lctl;
+                case kTptr: return k87Tptr;
+                case kEna: return k87Ena;
+                case kPost: return k87Post;
+                case kLctl2: return k87Lctl2;
+                default: throw std::logic_error("no MAX78002 slot for kind " + std::to_string(kind));
+            }
+        };
+        auto put = [&](unsigned kind, uint32_t v) { out.push_back({lreg(q, slot(kind)), v, 4}); };
+        auto put87 = [&](unsigned kind87, uint32_t v) { out.push_back({lreg(q, kind87), v, 4}); };
+        if (m87) {
+            // Rows and columns (izer max7800x.py, CNT_DIFF_OFFS): the start of the
+            // last pooling window in the unpadded input, the step from there, and
+            // padding - 1 with its enable.
+            const int in_row = up * h, in_col = up * w;
+            const int ps_r = p.pool_stride[0], ps_c = p.pool_stride[1];
+            const int diff_r = in_row - ((in_row - p.pool_size[0]) / ps_r) * ps_r;
+            const int diff_c = in_col - ((in_col - p.pool_size[1]) / ps_c) * ps_c;
+            const int row_step = ((oned ? 1 : diff_c) + (ps_r - 1) * in_col) * operands * l.in_passes;
+            uint32_t rcnt = static_cast<uint32_t>(in_row - diff_r) | static_cast<uint32_t>(row_step) << k87CountDiff;
+            if (p.padding[0] > 0) rcnt |= 1u << k87PadEnable | static_cast<uint32_t>(p.padding[0] - 1) << k87PadCount;
+            uint32_t ccnt = static_cast<uint32_t>(in_col - diff_c) | static_cast<uint32_t>(diff_c) << k87CountDiff;
+            if (p.padding[1] > 0) ccnt |= 1u << k87PadEnable | static_cast<uint32_t>(p.padding[1] - 1) << k87PadCount;
+            put(kRcnt, rcnt);
+            put(kCcnt, ccnt);
+        } else {
+            put(kRcnt, static_cast<uint32_t>(up * h - 1 + 2 * p.padding[0]) | static_cast<uint32_t>(p.padding[0])
+                                                                                  << 16);
+            put(kCcnt, static_cast<uint32_t>(up * w - 1 + 2 * p.padding[1]) | static_cast<uint32_t>(p.padding[1])
+                                                                                  << 16);
+        }
         put(kOned, oned_reg);
         put(kPrcnt, static_cast<uint32_t>(p.pool_size[0] - 1));
         put(kPccnt, static_cast<uint32_t>(p.pool_size[1] - 1));
@@ -424,7 +530,8 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
             const uint32_t inst = procs_in(q) ? static_cast<uint32_t>(q * ppq + l.passthrough_out_start[q]) / share : 0;
             put(kWptrBase, l.out_word | inst << instance_shift);
             const bool wide_step = l.in_processors.size() > 4 || (operands > 1 && l.in_passes > 1);
-            put(kWptrToffs, wide_step ? cfg.data_sram.words : cfg.data_sram.words / share);
+            const uint32_t window = 1u << instance_shift;  // izer INSTANCE_SIZE * 4
+            put(kWptrToffs, wide_step ? window : window / static_cast<uint32_t>(share));
         } else {
             put(kWptrBase, l.out_word | static_cast<uint32_t>(l.out_first_processor / share) << instance_shift);
             put(kWptrToffs, (!oned && p.kernel[0] == 1) ? 1u : 0u);
@@ -439,21 +546,41 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
         if (p.wide_output) lctl |= 1u << 16;
         if (l.chw) lctl |= 0x40;
         if (q == quads.front() && !passthrough) lctl |= sources << 12;
+        if (m87 && !passthrough) {
+            // Kernel shape (RPRIME/CPRIME): rows of taps as stored, columns.
+            lctl |= static_cast<uint32_t>(ksize(l) / p.kernel[1] - 1) << k87RprimeShift |
+                    static_cast<uint32_t>(p.kernel[1] - 1) << k87CprimeShift;
+        }
+        if (l.read_ahead) lctl |= k87ReadAhead;
+        if (l.bypass) lctl |= k87Bypass;
         put(kLctl, lctl);
-        put(kMcnt, passthrough ? 0u : mcnt);
+        if (!m87) {
+            put(kMcnt, passthrough ? 0u : mcnt);
+        } else if (passthrough) {
+            put87(k87Mcnt2, static_cast<uint32_t>(l.in_passes - 1) * 8);
+        } else {
+            put87(k87Mcnt1, mcnt_last);
+            put87(k87Mcnt2, koffs);
+        }
+        if (m87) {
+            int tscnt = 0;
+            for (int qq : quads) tscnt = std::max(tscnt, (procs_in(qq) - 1) / 4);
+            put87(k87Ochan, passthrough ? static_cast<uint32_t>(tscnt) : static_cast<uint32_t>(p.out_channels - 1));
+        }
         put(kTptr, 0);
         uint32_t ena = 0;
         for (int pr : l.in_processors)
             if (pr / ppq == q) ena |= 1u << (pr % ppq);
-        put(kEna, passthrough ? ena : ena << 16 | ena);
+        put(kEna, (passthrough || l.bypass) ? ena : ena << 16 | ena);
         uint32_t post = quant_code << 22 | arith::encode_output_shift(p.output_shift) << 13;
         if (passthrough) post |= (operands == 1 ? 3u : 1u) << 24;
         if (!l.bias.empty() && q == l.bias_quadrant) post |= 1u << 12 | l.bias_offset;
         if (p.activation == arith::Activation::Abs) post |= 1u << 26;
         if (transpose) post |= 1u << 28;
+        if (l.read_ahead && l.in_passes > 1) post |= k87Tcalc;
         put(kPost, post);
-        uint32_t xpch =
-            static_cast<uint32_t>(last_out - (l.out_first_processor & ~(share - 1))) * static_cast<uint32_t>(qf_bits);
+        uint32_t xpch = static_cast<uint32_t>(last_out - (l.out_first_processor & ~(share - 1))) *
+                        static_cast<uint32_t>(l.bypass ? 8 : qf_bits);
         uint32_t write_skip = static_cast<uint32_t>(l.out_passes * (l.write_gap + 1) - 1);
         if (passthrough) {
             // Output map: each quadrant's channels packed from its output start.
@@ -467,13 +594,13 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
             xpch = static_cast<uint32_t>(last - (first & ~(share - 1))) * 8;
             write_skip = static_cast<uint32_t>(l.write_gap);
         }
-        put(kLctl2, xpch << 8 | static_cast<uint32_t>(l.in_passes - 1) | write_skip << 4);
+        put(kLctl2, xpch << (m87 ? k87XpchShift : 8) | static_cast<uint32_t>(l.in_passes - 1) | write_skip << 4);
     }
 
     // Kernels (four-write protocol): +0 holds k[0], +4 k[1..4] and +8 k[5..8]
     // with the first weight most significant; the write to +12 commits.
     const int n = static_cast<int>(l.in_processors.size());
-    for (int i = 0; i < n && !passthrough; ++i) {
+    for (int i = 0; i < n && !passthrough && !l.bypass; ++i) {
         const int proc = l.in_processors[i];
         const std::vector<uint8_t> s = kernel_stream(l, i);
         const uint32_t words = static_cast<uint32_t>((s.size() + 8) / 9);
@@ -534,7 +661,7 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
 std::vector<BusWrite> compose_start_writes(const RandomLayer& l, const DeviceConfig& cfg) {
     const std::vector<int> quads = used_quadrants(l, cfg);
     const int master = quads.front();
-    const uint32_t ctl = kCtlClocks | (l.params.avg_rounding == arith::AvgPoolRounding::Round ? kCtlPoolRound : 0);
+    const uint32_t ctl = control_value(l);
     auto qreg = [&](int q) { return cfg.quadrant_regs.base + q * cfg.quadrant_regs.quadrant_stride + kRegCtl; };
     std::vector<BusWrite> out;
     for (int q : quads)

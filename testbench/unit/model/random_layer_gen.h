@@ -52,8 +52,22 @@ struct RandomLayer {
     int bias_quadrant = -1;
     uint32_t bias_offset = 0;
 
+    // MAX78002 only (docs/random-layer-test.md): the layer's index among the
+    // 128 (REG_LCNT_MAX starts and ends there), 1-bit weights of -1/+1
+    // (REG_CTL.TIMESHFT), kernel bypass (every weight 1, no kernel memory)
+    // and the read-ahead bits (LCTL.RD_AHEAD, POST.TCALC with several passes).
+    int layer = 0;
+    bool binary = false;
+    bool bypass = false;
+    bool read_ahead = false;
+
     std::string describe() const;
 };
+
+// Whether `cfg` is a MAX78002-style description (layer-major registers with
+// the kernel range split into LREG_MCNT1/LREG_MCNT2): the generator then draws
+// and composes for that device.
+bool max78002_layout(const DeviceConfig& cfg);
 
 // Draws a legal layer from `seed` (deterministic for a given seed).
 RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg);

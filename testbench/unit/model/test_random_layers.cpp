@@ -9,6 +9,7 @@
 // AI8XSIM_RANDOM_BASE=<n> shifts every batch to a fresh range of seeds.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <string>
@@ -20,11 +21,12 @@
 using namespace ai8x;
 using ai8x::test::AccelBench;
 using ai8x::test::max78000;
+using ai8x::test::max78002;
 using ai8x::test::RandomLayer;
 
 namespace {
 
-constexpr int kLayersPerBatch = 110;  // 5 batches: 550 layers per run
+constexpr int kLayersPerBatch = 110;  // 5 batches: 550 layers per run and device
 
 uint64_t env_u64(const char* name, uint64_t fallback, bool& present) {
     const char* v = std::getenv(name);
@@ -33,9 +35,10 @@ uint64_t env_u64(const char* name, uint64_t fallback, bool& present) {
 }
 
 struct Runner {
+    const DeviceConfig& cfg;
     AccelBench bench;
     bool irq = false;
-    Runner() {
+    explicit Runner(const DeviceConfig& device = max78000()) : cfg(device), bench("bench", device) {
         bench.accel.on_irq = [this](bool level) { irq = irq || level; };
         // A fast CNN clock keeps simulated time short; only the function matters here.
         bench.accel.set_cnn_clock_hz(1e9);
@@ -54,7 +57,6 @@ struct Runner {
 
     // Programs `l` and compares with the reference result of `ref` (normally the same layer).
     std::string run_against(const RandomLayer& l, const RandomLayer& ref) {
-        const DeviceConfig& cfg = max78000();
         // Each layer starts from reset contents, as a freshly booted device would.
         bench.accel.state().reset();
         irq = false;
@@ -92,7 +94,7 @@ struct Runner {
     }
 };
 
-void run_batch(int batch) {
+void run_batch(int batch, const DeviceConfig& cfg = max78000()) {
     bool single = false, based = false;
     const uint64_t seed = env_u64("AI8XSIM_SEED", 0, single);
     const uint64_t base = env_u64("AI8XSIM_RANDOM_BASE", 1000, based);
@@ -106,8 +108,10 @@ void run_batch(int batch) {
     // Draw every layer before SystemC starts: the generator rejects draws by
     // catching exceptions, which ASan misreads once SystemC has switched stacks.
     std::vector<RandomLayer> layers;
-    for (uint64_t s : seeds) layers.push_back(test::generate_random_layer(s, max78000()));
-    Runner runner;
+    for (uint64_t s : seeds) layers.push_back(test::generate_random_layer(s, cfg));
+    std::printf("random layers (%s) batch %d: seeds %llu..%llu\n", cfg.name.c_str(), batch,
+                (unsigned long long)seeds.front(), (unsigned long long)seeds.back());
+    Runner runner(cfg);
     int failures = 0;
     for (const RandomLayer& l : layers) {
         const uint64_t s = l.seed;
@@ -120,8 +124,8 @@ void run_batch(int batch) {
         if (!diff.empty()) {
             ++failures;
             FAIL_CHECK(l.describe() << "\n"
-                                    << diff << "  reproduce: AI8XSIM_SEED=" << s
-                                    << " unit_tests_model \"random layers*\"");
+                                    << diff << "  reproduce: AI8XSIM_SEED=" << s << " unit_tests_model \"random "
+                                    << (cfg.name == "MAX78002" ? "MAX78002 " : "") << "layers batch 0*\"");
         }
     }
     CHECK(failures == 0);
@@ -134,6 +138,14 @@ TEST_CASE("random layers batch 1 match the reference", "[random]") { run_batch(1
 TEST_CASE("random layers batch 2 match the reference", "[random]") { run_batch(2); }
 TEST_CASE("random layers batch 3 match the reference", "[random]") { run_batch(3); }
 TEST_CASE("random layers batch 4 match the reference", "[random]") { run_batch(4); }
+
+// The same on the MAX78002: its layer-major registers at a random one of the
+// 128 layers, larger memories, binary weights, kernel bypass, read-ahead.
+TEST_CASE("random MAX78002 layers batch 0 match the reference", "[random][max78002]") { run_batch(0, max78002()); }
+TEST_CASE("random MAX78002 layers batch 1 match the reference", "[random][max78002]") { run_batch(1, max78002()); }
+TEST_CASE("random MAX78002 layers batch 2 match the reference", "[random][max78002]") { run_batch(2, max78002()); }
+TEST_CASE("random MAX78002 layers batch 3 match the reference", "[random][max78002]") { run_batch(3, max78002()); }
+TEST_CASE("random MAX78002 layers batch 4 match the reference", "[random][max78002]") { run_batch(4, max78002()); }
 
 TEST_CASE("random layer generator is deterministic per seed and draws every op", "[random]") {
     bool dilated = false, passthrough = false, transpose = false, out_passes = false, chw = false, eltwise = false,
@@ -170,12 +182,33 @@ TEST_CASE("random layer generator is deterministic per seed and draws every op",
     CHECK(dilated);
     CHECK(out_passes);
 }
-TEST_CASE("random layer comparison detects a wrong result", "[random]") {
-    // The differential check must be able to fail: program a layer, then
-    // compare against the reference of a slightly different layer.
+TEST_CASE("random MAX78002 layer generator draws the MAX78002 features", "[random][max78002]") {
+    bool high_layer = false, binary = false, bypass = false, read_ahead = false, big_memory = false;
+    for (uint64_t s = 0; s < 300; ++s) {
+        const RandomLayer a = test::generate_random_layer(s, max78002());
+        REQUIRE(a.describe() == test::generate_random_layer(s, max78002()).describe());
+        high_layer = high_layer || a.layer >= 32;  // beyond the MAX78000's 32
+        binary = binary || a.binary;
+        bypass = bypass || a.bypass;
+        read_ahead = read_ahead || a.read_ahead;
+        big_memory = big_memory || a.in_word >= max78000().data_sram.words || a.out_word >= max78000().data_sram.words;
+        CHECK_FALSE(test::generate_random_layer(s, max78000()).binary);  // MAX78002 features stay off the MAX78000
+    }
+    CHECK(high_layer);
+    CHECK(binary);
+    CHECK(bypass);
+    CHECK(read_ahead);
+    CHECK(big_memory);
+}
+
+namespace {
+
+// The differential check must be able to fail: program a layer, then
+// compare against the reference of a slightly different layer.
+void check_detects_wrong_results(const DeviceConfig& cfg) {
     std::vector<RandomLayer> layers;  // drawn before SystemC starts (see run_batch)
-    for (uint64_t s = 0; s < 20; ++s) layers.push_back(test::generate_random_layer(s, max78000()));
-    Runner runner;
+    for (uint64_t s = 0; s < 20; ++s) layers.push_back(test::generate_random_layer(s, cfg));
+    Runner runner(cfg);
     int detected = 0;
     for (const RandomLayer& l : layers) {
         REQUIRE(runner.run(l).empty());
@@ -191,4 +224,11 @@ TEST_CASE("random layer comparison detects a wrong result", "[random]") {
     }
     // A changed weight, input or bias can be hidden by saturation, ReLU or pooling, but not in most layers.
     CHECK(detected >= 10);
+}
+
+}  // namespace
+
+TEST_CASE("random layer comparison detects a wrong result", "[random]") { check_detects_wrong_results(max78000()); }
+TEST_CASE("random MAX78002 layer comparison detects a wrong result", "[random][max78002]") {
+    check_detects_wrong_results(max78002());
 }
