@@ -149,6 +149,8 @@ int run_command(const RunOptions& opts) {
     try {
         cpu.load_elf(build.elf_path);
         if (riscv) riscv->load_elf(build.riscv_elf_path);
+        cpu.fast_forward_polls = opts.fast_forward_polls;
+        if (riscv) riscv->fast_forward_polls = opts.fast_forward_polls;
         for (const auto& o : opts.overrides) accel.add_register_override(o.address, o.value);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
@@ -189,6 +191,8 @@ int run_command(const RunOptions& opts) {
             recorder->add_flow_control(cfg.soc.fast_fifo.base + FastFifo::kStatus, FastFifo::kStatusFull);
         }
         platform.bus().add_observer(recorder.get());
+        cpu.fast_forward_polls = false;  // the trace records every status read
+        if (riscv) riscv->fast_forward_polls = false;
         auto to_cpu = accel.on_irq;
         TraceRecorder* rec = recorder.get();
         accel.on_irq = [to_cpu, rec](bool level) {

@@ -1,5 +1,7 @@
 #include "firmware/host/cortex_m4.h"
 
+#include "firmware/host/thumb_spin_loop.h"
+
 #include <spdlog/spdlog.h>
 
 #include <elf.h>
@@ -193,6 +195,14 @@ void CortexM4::execute_chunk() {
 // Condition-failed instructions of an IT block count too: the M4 spends an
 // issue cycle on them (a per-instruction Unicorn hook skipped them).
 uint32_t CortexM4::instruction_bytes(uint16_t halfword) const { return (halfword >> 11) >= 0x1D ? 4 : 2; }
+
+bool CortexM4::idempotent_poll_loop(uint32_t address, uint32_t bytes) {
+    // A debugger's breakpoints, steps and watchpoints want every pass executed.
+    if (debugger_ || bytes == 0 || bytes % 2) return false;
+    std::vector<uint16_t> code(bytes / 2);
+    if (uc_mem_read(uc_, address, code.data(), bytes) != UC_ERR_OK) return false;
+    return thumb_idempotent_poll_loop(code, address);
+}
 
 // ---------------------------------------------------------------- interrupts
 

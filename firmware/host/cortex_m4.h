@@ -60,6 +60,7 @@ private:
     void reset();
     void execute_chunk();
     uint32_t instruction_bytes(uint16_t halfword) const override;
+    bool idempotent_poll_loop(uint32_t address, uint32_t bytes) override;
     int return_address_register() const override { return UC_ARM_REG_LR; }
     int return_value_register() const override { return UC_ARM_REG_R0; }
 

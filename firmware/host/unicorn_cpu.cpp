@@ -233,6 +233,15 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
     // block unexecuted, so the PC Unicorn reports is exactly where to resume.
     // A chunk therefore ends at the first block boundary past its budget.
     auto* cpu = static_cast<UnicornCpu*>(self);
+    // The same polling block again, right after a pass whose only bus access
+    // was a status read that needed no synchronisation, and no process has run
+    // since: the next passes read the same status until the core's time reaches
+    // the next scheduled activity.
+    const BlockPolls& p = cpu->polls_;
+    if (p.serial == cpu->block_base_ && p.quiet && uint32_t(address) == p.block && size == p.bytes &&
+        cpu->fast_forward_polls && !cpu->sleeping_ && !cpu->halted_ && cpu->wait_cycles_ == 0 &&
+        cpu->accounted_ == cpu->instret_ && p.deltas == sc_core::sc_delta_count())
+        cpu->skip_poll_passes(uint32_t(address), size);
     if (cpu->sleeping_ || cpu->halted_ || cpu->instret_ >= cpu->chunk_end_) {
         cpu->stopping_ = true;
         cpu->stop_address_ = uint32_t(address);
@@ -249,6 +258,46 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
     cpu->block_end_ = uint32_t(address + size);
     cpu->block_base_ = cpu->instret_;
     cpu->instret_ += cpu->block_instructions(uint32_t(address), size);
+}
+
+bool UnicornCpu::poll_loop(uint32_t address, uint32_t bytes) {
+    const uint64_t key = (uint64_t(bytes) << 32) | address;
+    auto cached = poll_loops_.find(key);
+    if (cached != poll_loops_.end()) return cached->second;
+    bool loop = idempotent_poll_loop(address, bytes);
+    // An observed function's entry hook fires on every pass.
+    for (const auto& w : call_watches_)
+        if (w->address >= address && w->address - address < bytes) loop = false;
+    poll_loops_.emplace(key, loop);
+    return loop;
+}
+
+void UnicornCpu::skip_poll_passes(uint32_t address, uint32_t bytes) {
+    if (!poll_loop(address, bytes)) return;
+    // Each skipped pass is replayed on the books exactly as executing it would
+    // go: its block count at the block start (stop if the chunk is used up),
+    // the time charged at its status read (stop if that read would synchronise:
+    // an activity is due by then), the bus's delay, and the quantum check after
+    // the access. Nothing else happens in a pass: its registers come out as the
+    // previous pass left them, and the status cannot change before the next
+    // scheduled activity, since nothing but a SystemC process changes it.
+    const uint32_t n = block_instructions(address, bytes);
+    const sc_core::sc_time next_activity = sc_core::sc_time_to_pending_activity();
+    for (;;) {
+        if (instret_ >= chunk_end_) return;
+        const sc_core::sc_time before = qk_.get_local_time();
+        instret_ += n;
+        account_instructions();
+        const sc_core::sc_time at_read = qk_.get_local_time();
+        qk_.set(at_read + polls_.bus_delay);
+        if (!(at_read < next_activity) || qk_.need_sync()) {
+            instret_ -= n;
+            accounted_ = instret_;
+            qk_.set(before);
+            return;
+        }
+        ++skipped_polls_;
+    }
 }
 
 uint32_t UnicornCpu::block_instructions(uint32_t address, uint32_t bytes) {
@@ -352,6 +401,14 @@ bool UnicornCpu::needs_sync(uint32_t address) const {
 bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data) {
     if (halted_) return false;  // after a fault, the rest of the block must not touch the bus
     if (bus_watches_) bus_access_watched(cmd, address, size);
+    if (polls_.serial != block_base_) {
+        polls_ = BlockPolls{};
+        polls_.serial = block_base_;
+        polls_.block = block_start_;
+        polls_.bytes = block_end_ - block_start_;
+    }
+    ++polls_.accesses;
+    polls_.quiet = false;
     account_instructions();
     // One payload for every access (the core makes one at a time): a payload
     // allocates its extension array, and one living in a member rather than on
@@ -371,16 +428,24 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
     // The accelerator serves them at sc_time_stamp() (the status is live state, not
     // a timed reply), so a push would land up to one quantum early and a poll
     // would see a FIFO state up to one quantum old.
-    // A read may skip that when nothing is scheduled in the simulation up to this
-    // core's instant: the accelerator changes FIFO state only when one of its
-    // processes runs, so the state now is the state then, and a spinning poll
-    // loop then costs one sync per quantum instead of one per iteration. Pushes
-    // always sync: they wake the accelerator at their own time.
+    // An access may skip that when nothing is scheduled in the simulation up to
+    // this core's instant: the accelerator changes and looks at FIFO state only
+    // when one of its processes runs, so the state now is the state then, and a
+    // spinning poll loop costs one sync per quantum instead of one per
+    // iteration. A push made early is seen by nobody before the core's next
+    // synchronisation (the FIFO reports it at its annotated time), unless the
+    // accelerator is waiting for it: then it must come at its own instant.
     const sc_core::sc_time local = qk_.get_local_time();
-    if (needs_sync(address) && local > sc_core::SC_ZERO_TIME &&
-        (cmd == tlm::TLM_WRITE_COMMAND || !(local < sc_core::sc_time_to_pending_activity())))
+    const bool fifo = needs_sync(address);
+    bool synced = false;
+    if (fifo && local > sc_core::SC_ZERO_TIME &&
+        (!(local < sc_core::sc_time_to_pending_activity()) ||
+         (cmd == tlm::TLM_WRITE_COMMAND && (!push_awaited || push_awaited())))) {
         qk_.sync();
-    sc_core::sc_time delay = qk_.get_local_time();
+        synced = true;
+    }
+    const sc_core::sc_time issued = qk_.get_local_time();
+    sc_core::sc_time delay = issued;
     socket->b_transport(trans, delay);
     qk_.set(delay);
     if (trans.is_response_error()) {
@@ -391,7 +456,15 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
         return false;
     }
     // A polling loop must let the accelerator's time advance.
-    if (qk_.need_sync()) qk_.sync();
+    if (qk_.need_sync()) {
+        qk_.sync();
+        synced = true;
+    }
+    if (fifo && cmd == tlm::TLM_READ_COMMAND && !synced && polls_.accesses == 1) {
+        polls_.quiet = true;
+        polls_.deltas = sc_core::sc_delta_count();
+        polls_.bus_delay = delay - issued;
+    }
     return true;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -27,6 +28,13 @@ public:
     InputFifos& queues() { return fifos_; }
     const InputFifos& queues() const { return fifos_; }
     const sc_core::sc_event& push_event() const { return push_event_; }
+    // The streaming controller's wait for the next push (it starved). While it
+    // waits, a push must happen at its writer's own instant (the CPU then
+    // synchronises first, see UnicornCpu::bus_transport); otherwise no process
+    // observes the FIFOs before the CPU's next synchronisation, and a push may
+    // be made early in SystemC time, ahead of the writer's local time.
+    void wait_for_push();
+    bool consumer_waiting() const { return consumer_waiting_; }
 
     // One word into FIFO `fifo` from another feeder than FIFO_WR<i> (the fast
     // FIFO): queued (and the accelerator woken), or dropped and counted.
@@ -44,6 +52,9 @@ public:
     // its quantum wrote them at a later local time, but the stream controller
     // takes a word at the first CNN clock edge after SystemC time reaches it).
     void set_observer(ActivityObserver* observer) { observer_ = observer; }
+    // Time of the access being served (SystemC time plus the writer's annotated
+    // delay): pushes are reported at it. Unset: sc_time_stamp().
+    void set_clock(std::function<sc_core::sc_time()> now) { now_ = std::move(now); }
 
     const char* kind() const override { return "ai8x_fifo_block"; }
 
@@ -51,6 +62,8 @@ private:
     void on_data_write(uint32_t fifo, uint32_t word);
     void on_ctl_write(uint32_t old_value);
     bool enabled(uint32_t fifo) const;
+    void notify_push();
+    sc_core::sc_time now() const { return now_ ? now_() : sc_core::sc_time_stamp(); }
 
     AcceleratorState& state_;
     InputFifos fifos_;
@@ -62,6 +75,8 @@ private:
     std::vector<bool> overflow_warned_;   // one overflow warning per FIFO and inference
     sc_core::sc_event push_event_;        // a word entered a FIFO
     ActivityObserver* observer_ = nullptr;
+    bool consumer_waiting_ = false;
+    std::function<sc_core::sc_time()> now_;
 };
 
 }  // namespace ai8x
