@@ -89,14 +89,16 @@ int run_command(const RunOptions& opts) {
     const std::vector<DeviceConfig> known = bundled_device_configs();
     const FirmwareDevice target = detect_firmware_device(vector_dir, known);
     std::string config_path = opts.config_path;
+    const DeviceConfig* bundled = nullptr;  // already read: parsing YAML is a good part of a short run's start
     if (config_path.empty()) {
         config_path = default_device_config_path();
         for (const DeviceConfig& d : known)
-            if (d.name == target.device) config_path = d.source_path;
+            if (d.name == target.device) bundled = &d;
+        if (bundled) config_path = bundled->source_path;
     }
     DeviceConfig cfg;
     try {
-        cfg = load_device_config(config_path);
+        cfg = bundled ? *bundled : load_device_config(config_path);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
         return kRunUsageError;

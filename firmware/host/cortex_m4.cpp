@@ -47,6 +47,7 @@ void CortexM4::set_irq(unsigned irqn, bool level) {
         spdlog::error("{}: interrupt line {} does not exist", name(), irqn);
         return;
     }
+    if (irq_lines_[irqn] != level) high_lines_ += level ? 1 : -1;
     irq_lines_[irqn] = level;
     if (level) irq_event_.notify();
 }
@@ -209,6 +210,7 @@ bool CortexM4::idempotent_poll_loop(uint32_t address, uint32_t bytes) {
 void CortexM4::sample_irq_lines() {
     // Level-sensitive lines: a high line keeps its interrupt pending (also
     // re-pends it after the handler returns, as the NVIC does).
+    if (high_lines_ == 0) return;  // the usual case, checked between every two chunks
     for (unsigned i = 0; i < irq_lines_.size(); ++i)
         if (irq_lines_[i] && int(i) != active_irq_) scs_.set_pending(i, true);
 }

@@ -90,6 +90,7 @@ private:
     SystemControlSpace scs_;
     sc_core::sc_event irq_event_;
     std::vector<bool> irq_lines_;  // current level of each external line
+    int high_lines_ = 0;           // how many of them are high
     int active_irq_ = -1;          // exception being handled (no nesting), -1 = thread mode
     // Set when an exception is taken, consumed by the next sleep request,
     // which then returns at once (like the WFE event register). Interrupts are
