@@ -86,8 +86,9 @@ int run_command(const RunOptions& opts) {
     }
     // The firmware names its device; without --config its description is used,
     // with --config the two must agree (the code would program another chip).
-    const std::vector<DeviceConfig> known = bundled_device_configs();
-    const FirmwareDevice target = detect_firmware_device(vector_dir, known);
+    std::optional<NamedDevice> named = device_named_by_firmware(vector_dir);
+    const std::vector<DeviceConfig> known = named ? std::vector<DeviceConfig>{named->config} : bundled_device_configs();
+    const FirmwareDevice target = named ? named->device : detect_firmware_device(vector_dir, known);
     std::string config_path = opts.config_path;
     const DeviceConfig* bundled = nullptr;  // already read: parsing YAML is a good part of a short run's start
     if (config_path.empty()) {
