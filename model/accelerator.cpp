@@ -39,7 +39,6 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
     bind_state();
 
     fifo_ = std::make_unique<InputFifoBlock>("fifo", state_);
-    fifo_->set_clock([this] { return now(); });
     add_region(fifo_->register_bank(), cfg_.fifo_regs.size);
     fast_fifo_ = std::make_unique<FastFifo>(state_, *fifo_);
     stream_ = std::make_unique<StreamController>("stream", cfg_.timing, *fifo_);

@@ -433,8 +433,8 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
     // when one of its processes runs, so the state now is the state then, and a
     // spinning poll loop costs one sync per quantum instead of one per
     // iteration. A push made early is seen by nobody before the core's next
-    // synchronisation (the FIFO reports it at its annotated time), unless the
-    // accelerator is waiting for it: then it must come at its own instant.
+    // synchronisation, unless the accelerator is waiting for it or its time is
+    // recorded (push_awaited): then it must come at its own instant.
     const sc_core::sc_time local = qk_.get_local_time();
     const bool fifo = needs_sync(address);
     bool synced = false;

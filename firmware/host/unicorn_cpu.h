@@ -84,9 +84,10 @@ public:
     // inside the callback: use block_start() and block_serial().
     using WriteWatch = std::function<void(uint32_t address, unsigned size)>;
     void watch_writes(uint32_t begin, uint32_t end, WriteWatch written);
-    // True while a process waits for the next FIFO push (the accelerator's
-    // stream controller, starved): a write to the FIFO windows then happens at
-    // this core's own instant. Empty: every FIFO write synchronises first.
+    // True while a write to the FIFO windows must happen at this core's own
+    // instant: a process waits for the next push (the accelerator's stream
+    // controller, starved), or the FIFO's activity is recorded at SystemC time
+    // (--vcd, --timeline). Empty: every FIFO write synchronises first.
     std::function<bool()> push_awaited;
     // Counts the passes of a status-polling loop instead of executing them
     // while nothing can change the status it reads (see hook_block). Turn off

@@ -37,7 +37,7 @@ void InputFifoBlock::update_status() {
 }
 
 void InputFifoBlock::clear(uint32_t fifo) {
-    if (observer_ && fifos_.occupancy(fifo) > 0) observer_->fifo_cleared(now(), fifo);
+    if (observer_ && fifos_.occupancy(fifo) > 0) observer_->fifo_cleared(sc_core::sc_time_stamp(), fifo);
     fifos_.clear(fifo);
 }
 
@@ -84,7 +84,7 @@ void InputFifoBlock::on_data_write(uint32_t fifo, uint32_t word) {
     switch (fifos_.push(fifo, word, enabled(fifo))) {
         case InputFifos::Push::Queued:
             notify_push();
-            if (observer_) observer_->fifo_pushed(now(), fifo);
+            if (observer_) observer_->fifo_pushed(sc_core::sc_time_stamp(), fifo);
             break;
         case InputFifos::Push::DroppedDisabled:
             spdlog::warn("{}: FIFO {} write at 0x{:08x}: word 0x{:08x} dropped, FIFO_CTL enable bit {} is clear",

@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <vector>
 
@@ -51,10 +50,10 @@ public:
     // at SystemC time: when the accelerator sees them (a CPU running ahead in
     // its quantum wrote them at a later local time, but the stream controller
     // takes a word at the first CNN clock edge after SystemC time reaches it).
+    // While one is set, every FIFO write must come at its writer's own
+    // instant (the CPU synchronises first), as the report's times are SystemC's.
     void set_observer(ActivityObserver* observer) { observer_ = observer; }
-    // Time of the access being served (SystemC time plus the writer's annotated
-    // delay): pushes are reported at it. Unset: sc_time_stamp().
-    void set_clock(std::function<sc_core::sc_time()> now) { now_ = std::move(now); }
+    bool observed() const { return observer_ != nullptr; }
 
     const char* kind() const override { return "ai8x_fifo_block"; }
 
@@ -63,7 +62,6 @@ private:
     void on_ctl_write(uint32_t old_value);
     bool enabled(uint32_t fifo) const;
     void notify_push();
-    sc_core::sc_time now() const { return now_ ? now_() : sc_core::sc_time_stamp(); }
 
     AcceleratorState& state_;
     InputFifos fifos_;
@@ -76,7 +74,6 @@ private:
     sc_core::sc_event push_event_;        // a word entered a FIFO
     ActivityObserver* observer_ = nullptr;
     bool consumer_waiting_ = false;
-    std::function<sc_core::sc_time()> now_;
 };
 
 }  // namespace ai8x
