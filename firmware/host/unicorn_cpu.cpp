@@ -254,10 +254,14 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
     // share a return address: they return together.
     while (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address)
         cpu->call_returned();
-    cpu->block_start_ = uint32_t(address);
-    cpu->block_end_ = uint32_t(address + size);
-    cpu->block_base_ = cpu->instret_;
-    cpu->instret_ += cpu->block_instructions(uint32_t(address), size);
+    cpu->count_block(uint32_t(address), size);
+}
+
+void UnicornCpu::count_block(uint32_t address, uint32_t bytes) {
+    block_start_ = address;
+    block_end_ = address + bytes;
+    block_base_ = instret_;
+    instret_ += block_instructions(address, bytes);
 }
 
 bool UnicornCpu::poll_loop(uint32_t address, uint32_t bytes) {
@@ -281,17 +285,18 @@ void UnicornCpu::skip_poll_passes(uint32_t address, uint32_t bytes) {
     // the access. Nothing else happens in a pass: its registers come out as the
     // previous pass left them, and the status cannot change before the next
     // scheduled activity, since nothing but a SystemC process changes it.
-    const uint32_t n = block_instructions(address, bytes);
     const sc_core::sc_time next_activity = sc_core::sc_time_to_pending_activity();
     for (;;) {
         if (instret_ >= chunk_end_) return;
         const sc_core::sc_time before = qk_.get_local_time();
-        instret_ += n;
-        account_instructions();
+        const uint64_t instret_before = instret_, base_before = block_base_;
+        count_block(address, bytes);  // what hook_block books for a pass
+        account_instructions();       // what the status read's bus access books
         const sc_core::sc_time at_read = qk_.get_local_time();
         qk_.set(at_read + polls_.bus_delay);
         if (!(at_read < next_activity) || qk_.need_sync()) {
-            instret_ -= n;
+            instret_ = instret_before;
+            block_base_ = base_before;
             accounted_ = instret_;
             qk_.set(before);
             return;

@@ -221,6 +221,10 @@ private:
     // synchronising, stopping before any pass that would synchronise or end
     // the chunk.
     void skip_poll_passes(uint32_t address, uint32_t bytes);
+    // Books one run of the translated block [address, address + bytes) as it
+    // starts (block_start_/end_/base_, its instruction count): hook_block for
+    // every executed pass, skip_poll_passes for every skipped one.
+    void count_block(uint32_t address, uint32_t bytes);
     bool poll_loop(uint32_t address, uint32_t bytes);  // idempotent_poll_loop, cached
 
     // The bus accesses of the last block that made any, for the fast-forward.
