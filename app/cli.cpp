@@ -91,6 +91,9 @@ int cli_main(int argc, char* argv[]) {
     run->add_flag("--quiet", run_opts.quiet_console, "Do not copy the firmware console to stdout");
     run->add_flag("--check-memory,!--no-check-memory", run_opts.check_memory,
                   "Report firmware stores that overrun variables, heap blocks or the stack (default: on)");
+    run->add_flag("--poll-fast-forward,!--no-poll-fast-forward", run_opts.fast_forward_polls,
+                  "Count the passes of firmware FIFO polling loops instead of executing each while the status they "
+                  "read cannot change (default: on; cycles and results are the same either way)");
     run->add_option("--gdb", run_opts.gdb_port,
                     "Wait at reset for GDB on 127.0.0.1:PORT (0 = any free port; the port is printed)")
         ->type_name("PORT")

@@ -89,6 +89,27 @@ std::vector<DeviceConfig> bundled_device_configs() {
     return out;
 }
 
+std::optional<NamedDevice> device_named_by_firmware(const std::string& dir) {
+    for (const Source& s : read_sources(dir)) {
+        const std::string named = device_option(s.text);
+        if (named.empty()) continue;
+        // Only the first naming source counts, as in detect_firmware_device;
+        // a name without a file of that name is left to the full search.
+        const fs::path file = fs::path(default_device_config_path()).parent_path() / (named + ".yaml");
+        std::error_code ec;
+        if (!fs::is_regular_file(file, ec)) return std::nullopt;
+        try {
+            DeviceConfig cfg = load_device_config(file.string());
+            if (lower(cfg.name) != named) return std::nullopt;
+            FirmwareDevice device{cfg.name, s.name + ": --device " + cfg.name};
+            return NamedDevice{std::move(device), std::move(cfg)};
+        } catch (const ConfigError&) {
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
 FirmwareDevice detect_firmware_device(const std::string& dir, const std::vector<DeviceConfig>& known) {
     const std::vector<Source> sources = read_sources(dir);
 

@@ -4,6 +4,7 @@
 // bundled device description, and refuses an explicit one that disagrees.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,16 @@ std::vector<DeviceConfig> bundled_device_configs();
 // written by every generated cnn.c and differs between the devices. A folder
 // with both or neither kind of address for several devices is undecided.
 FirmwareDevice detect_firmware_device(const std::string& dir, const std::vector<DeviceConfig>& known);
+
+// The usual case, reading one description instead of all: the first source
+// that names its device (`--device NAME`) names one whose bundled file is
+// configs/NAME.yaml. Then the device and that description, exactly what
+// detect_firmware_device over bundled_device_configs() would decide; empty
+// otherwise (the caller then searches them all).
+struct NamedDevice {
+    FirmwareDevice device;
+    DeviceConfig config;
+};
+std::optional<NamedDevice> device_named_by_firmware(const std::string& dir);
 
 }  // namespace ai8x

@@ -49,6 +49,7 @@ CortexM4& Platform::add_cpu() {
     cpu_ = std::make_unique<CortexM4>("cpu", cfg_);
     bind_initiator(cpu_->socket, "cpu");
     CortexM4* cpu = cpu_.get();
+    cpu->push_awaited = [this] { return accel_.fifo_block().consumer_waiting() || accel_.fifo_block().observed(); };
     // The NVIC input is the device's (configs: cpu.interrupts.cnn).
     accel_.on_irq = [cpu, irq = cfg_.cnn_irq](bool level) { cpu->set_irq(irq, level); };
     // Firmware starts from the SoC's reset: the CNN unpowered, isolated, its clock
@@ -67,6 +68,7 @@ RiscvCore& Platform::add_riscv() {
     riscv_ = std::make_unique<RiscvCore>("riscv", cfg_);
     bind_initiator(riscv_->socket, "riscv");
     RiscvCore* rv = riscv_.get();
+    rv->push_awaited = [this] { return accel_.fifo_block().consumer_waiting() || accel_.fifo_block().observed(); };
     CortexM4* cpu = cpu_.get();
     // The CNN interrupt reaches both cores' controllers; each decides by its enables.
     accel_.on_irq = [cpu, rv, arm_line = cfg_.cnn_irq, rv_line = cfg_.riscv.cnn_irq](bool level) {

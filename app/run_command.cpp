@@ -87,17 +87,20 @@ int run_command(const RunOptions& opts) {
     }
     // The firmware names its device; without --config its description is used,
     // with --config the two must agree (the code would program another chip).
-    const std::vector<DeviceConfig> known = bundled_device_configs();
-    const FirmwareDevice target = detect_firmware_device(vector_dir, known);
+    std::optional<NamedDevice> named = device_named_by_firmware(vector_dir);
+    const std::vector<DeviceConfig> known = named ? std::vector<DeviceConfig>{named->config} : bundled_device_configs();
+    const FirmwareDevice target = named ? named->device : detect_firmware_device(vector_dir, known);
     std::string config_path = opts.config_path;
+    const DeviceConfig* bundled = nullptr;  // already read: parsing YAML is a good part of a short run's start
     if (config_path.empty()) {
         config_path = default_device_config_path();
         for (const DeviceConfig& d : known)
-            if (d.name == target.device) config_path = d.source_path;
+            if (d.name == target.device) bundled = &d;
+        if (bundled) config_path = bundled->source_path;
     }
     DeviceConfig cfg;
     try {
-        cfg = load_device_config(config_path);
+        cfg = bundled ? *bundled : load_device_config(config_path);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
         return kRunUsageError;
@@ -150,6 +153,8 @@ int run_command(const RunOptions& opts) {
     try {
         cpu.load_elf(build.elf_path);
         if (riscv) riscv->load_elf(build.riscv_elf_path);
+        cpu.fast_forward_polls = opts.fast_forward_polls;
+        if (riscv) riscv->fast_forward_polls = opts.fast_forward_polls;
         for (const auto& o : opts.overrides) accel.add_register_override(o.address, o.value);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ai8xsim run: %s\n", e.what());
@@ -190,6 +195,8 @@ int run_command(const RunOptions& opts) {
             recorder->add_flow_control(cfg.soc.fast_fifo.base + FastFifo::kStatus, FastFifo::kStatusFull);
         }
         platform.bus().add_observer(recorder.get());
+        cpu.fast_forward_polls = false;  // the trace records every status read
+        if (riscv) riscv->fast_forward_polls = false;
         auto to_cpu = accel.on_irq;
         TraceRecorder* rec = recorder.get();
         accel.on_irq = [to_cpu, rec](bool level) {

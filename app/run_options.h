@@ -27,6 +27,7 @@ struct RunOptions {
     std::vector<RegisterOverride> overrides;  // --set ADDR=VALUE (repeatable)
     bool quiet_console = false;               // do not stream the firmware console to stdout
     bool check_memory = true;                 // --check-memory / --no-check-memory (firmware memory checker)
+    bool fast_forward_polls = true;           // --no-poll-fast-forward: execute every pass of FIFO polling loops
     int gdb_port = -1;                        // --gdb PORT: serve GDB on 127.0.0.1 (0 = any free port); -1 = off
 };
 

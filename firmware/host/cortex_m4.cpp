@@ -1,6 +1,7 @@
 #include "firmware/host/cortex_m4.h"
 
 #include "firmware/host/thumb_timing.h"
+#include "firmware/host/thumb_spin_loop.h"
 
 #include <spdlog/spdlog.h>
 
@@ -49,6 +50,7 @@ void CortexM4::set_irq(unsigned irqn, bool level) {
         spdlog::error("{}: interrupt line {} does not exist", name(), irqn);
         return;
     }
+    if (irq_lines_[irqn] != level) high_lines_ += level ? 1 : -1;
     irq_lines_[irqn] = level;
     if (level) irq_event_.notify();
 }
@@ -205,11 +207,20 @@ uint32_t CortexM4::instruction_cycles(uint16_t hw1, uint16_t hw2, bool& after_ac
     return c.cycles;
 }
 
+bool CortexM4::idempotent_poll_loop(uint32_t address, uint32_t bytes) {
+    // A debugger's breakpoints, steps and watchpoints want every pass executed.
+    if (debugger_ || bytes == 0 || bytes % 2) return false;
+    std::vector<uint16_t> code(bytes / 2);
+    if (uc_mem_read(uc_, address, code.data(), bytes) != UC_ERR_OK) return false;
+    return thumb_idempotent_poll_loop(code, address);
+}
+
 // ---------------------------------------------------------------- interrupts
 
 void CortexM4::sample_irq_lines() {
     // Level-sensitive lines: a high line keeps its interrupt pending (also
     // re-pends it after the handler returns, as the NVIC does).
+    if (high_lines_ == 0) return;  // the usual case, checked between every two chunks
     for (unsigned i = 0; i < irq_lines_.size(); ++i)
         if (irq_lines_[i] && int(i) != active_irq_) scs_.set_pending(i, true);
 }

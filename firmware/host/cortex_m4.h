@@ -62,6 +62,7 @@ private:
     uint32_t instruction_bytes(uint16_t halfword) const override;
     // Cortex-M4 TRM prices by instruction class (firmware/host/thumb_timing.h).
     uint32_t instruction_cycles(uint16_t hw1, uint16_t hw2, bool& after_access) const override;
+    bool idempotent_poll_loop(uint32_t address, uint32_t bytes) override;
     int return_address_register() const override { return UC_ARM_REG_LR; }
     int return_value_register() const override { return UC_ARM_REG_R0; }
 
@@ -91,6 +92,7 @@ private:
     SystemControlSpace scs_;
     sc_core::sc_event irq_event_;
     std::vector<bool> irq_lines_;  // current level of each external line
+    int high_lines_ = 0;           // how many of them are high
     int active_irq_ = -1;          // exception being handled (no nesting), -1 = thread mode
     // Set when an exception is taken, consumed by the next sleep request,
     // which then returns at once (like the WFE event register). Interrupts are

@@ -232,6 +232,15 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
     // block unexecuted, so the PC Unicorn reports is exactly where to resume.
     // A chunk therefore ends at the first block boundary past its budget.
     auto* cpu = static_cast<UnicornCpu*>(self);
+    // The same polling block again, right after a pass whose only bus access
+    // was a status read that needed no synchronisation, and no process has run
+    // since: the next passes read the same status until the core's time reaches
+    // the next scheduled activity.
+    const BlockPolls& p = cpu->polls_;
+    if (p.serial == cpu->block_base_ && p.quiet && uint32_t(address) == p.block && size == p.bytes &&
+        cpu->fast_forward_polls && !cpu->sleeping_ && !cpu->halted_ && cpu->wait_cycles_ == 0 &&
+        cpu->cycles_accounted_ == cpu->cycles_ && p.deltas == sc_core::sc_delta_count())
+        cpu->skip_poll_passes(uint32_t(address), size);
     if (cpu->sleeping_ || cpu->halted_ || cpu->instret_ >= cpu->chunk_end_) {
         cpu->stopping_ = true;
         cpu->stop_address_ = uint32_t(address);
@@ -239,29 +248,96 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
         return;
     }
     cpu->pc_ = uint32_t(address);
-    // Any entry other than falling through from the last block is a taken
-    // branch (exception entry and return say so beforehand): the pipeline
-    // refills; the refill belongs to the branch, so a returning call's
-    // includes it. Falling through keeps the pipeline: a load right behind the
-    // previous block's last load/store pipelines as inside one block, so block
-    // boundaries (a debugger's stop splits blocks) do not change the price.
-    const bool fell_through = uint32_t(address) == cpu->fallthrough_;
-    if (!fell_through) cpu->cycles_ += cpu->timing_.branch_refill_cycles;
-    cpu->block_after_access_ = fell_through && cpu->last_access_;
+    // The refill belongs to the branch, so a returning call's includes it.
+    cpu->enter_block(uint32_t(address));
     // A return address is always a branch target, hence a block start. Two
     // observers of one function (or a tail call between observed functions)
     // share a return address: they return together.
     while (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address)
         cpu->call_returned();
-    cpu->block_start_ = uint32_t(address);
-    cpu->block_end_ = uint32_t(address + size);
-    cpu->fallthrough_ = cpu->block_end_;
-    cpu->block_base_ = cpu->instret_;
-    cpu->block_cycles_base_ = cpu->cycles_;
-    const BlockCost cost = cpu->block_cost(uint32_t(address), size);
-    cpu->instret_ += cost.instructions;
-    cpu->cycles_ += cost.cycles[cpu->block_after_access_];
-    cpu->last_access_ = cost.ends_with_access;
+    cpu->count_block(uint32_t(address), size);
+}
+
+void UnicornCpu::enter_block(uint32_t address) {
+    // Any entry other than falling through from the last block is a taken
+    // branch (exception entry and return say so beforehand): the pipeline
+    // refills. Falling through keeps the pipeline: a load right behind the
+    // previous block's last load/store pipelines as inside one block, so block
+    // boundaries (a debugger's stop splits blocks) do not change the price.
+    const bool fell_through = address == fallthrough_;
+    if (!fell_through) cycles_ += timing_.branch_refill_cycles;
+    block_after_access_ = fell_through && last_access_;
+}
+
+void UnicornCpu::count_block(uint32_t address, uint32_t bytes) {
+    block_start_ = address;
+    block_end_ = address + bytes;
+    fallthrough_ = block_end_;
+    block_base_ = instret_;
+    block_cycles_base_ = cycles_;
+    const BlockCost cost = block_cost(address, bytes);
+    instret_ += cost.instructions;
+    cycles_ += cost.cycles[block_after_access_];
+    last_access_ = cost.ends_with_access;
+}
+
+bool UnicornCpu::poll_loop(uint32_t address, uint32_t bytes) {
+    const uint64_t key = (uint64_t(bytes) << 32) | address;
+    auto cached = poll_loops_.find(key);
+    if (cached != poll_loops_.end()) return cached->second;
+    bool loop = idempotent_poll_loop(address, bytes);
+    // An observed function's entry hook fires on every pass.
+    for (const auto& w : call_watches_)
+        if (w->address >= address && w->address - address < bytes) loop = false;
+    poll_loops_.emplace(key, loop);
+    return loop;
+}
+
+void UnicornCpu::skip_poll_passes(uint32_t address, uint32_t bytes) {
+    if (!poll_loop(address, bytes)) return;
+    // Each skipped pass is replayed on the books exactly as executing it would
+    // go: its entry (the loop's branch back: a refill) and block price at the
+    // block start (stop if the chunk is used up), the time charged at its
+    // status read (stop if that read would synchronise: an activity is due by
+    // then), the bus's delay, and the quantum check after the access. Nothing
+    // else happens in a pass: its registers come out as the previous pass left
+    // them, and the status cannot change before the next scheduled activity,
+    // since nothing but a SystemC process changes it.
+    const sc_core::sc_time next_activity = sc_core::sc_time_to_pending_activity();
+    for (;;) {
+        if (instret_ >= chunk_end_) return;
+        const sc_core::sc_time before = qk_.get_local_time();
+        const BlockBooks books = block_books();
+        enter_block(address);         // what hook_block books for a pass
+        count_block(address, bytes);
+        account_instructions();       // what the status read's bus access books
+        const sc_core::sc_time at_read = qk_.get_local_time();
+        qk_.set(at_read + polls_.bus_delay);
+        if (!(at_read < next_activity) || qk_.need_sync()) {
+            restore_block_books(books);
+            qk_.set(before);
+            return;
+        }
+        ++skipped_polls_;
+    }
+}
+
+UnicornCpu::BlockBooks UnicornCpu::block_books() const {
+    return {instret_, cycles_, cycles_accounted_, block_base_, block_cycles_base_, block_start_, block_end_,
+            fallthrough_, last_access_, block_after_access_};
+}
+
+void UnicornCpu::restore_block_books(const BlockBooks& b) {
+    instret_ = b.instret;
+    cycles_ = b.cycles;
+    cycles_accounted_ = b.cycles_accounted;
+    block_base_ = b.block_base;
+    block_cycles_base_ = b.block_cycles_base;
+    block_start_ = b.block_start;
+    block_end_ = b.block_end;
+    fallthrough_ = b.fallthrough;
+    last_access_ = b.last_access;
+    block_after_access_ = b.block_after_access;
 }
 
 uint32_t UnicornCpu::instruction_cycles(uint16_t, uint16_t, bool&) const { return timing_.cycles_per_instruction; }
@@ -385,6 +461,14 @@ bool UnicornCpu::needs_sync(uint32_t address) const {
 bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data) {
     if (halted_) return false;  // after a fault, the rest of the block must not touch the bus
     if (bus_watches_) bus_access_watched(cmd, address, size);
+    if (polls_.serial != block_base_) {
+        polls_ = BlockPolls{};
+        polls_.serial = block_base_;
+        polls_.block = block_start_;
+        polls_.bytes = block_end_ - block_start_;
+    }
+    ++polls_.accesses;
+    polls_.quiet = false;
     account_instructions();
     // One payload for every access (the core makes one at a time): a payload
     // allocates its extension array, and one living in a member rather than on
@@ -404,16 +488,24 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
     // The accelerator serves them at sc_time_stamp() (the status is live state, not
     // a timed reply), so a push would land up to one quantum early and a poll
     // would see a FIFO state up to one quantum old.
-    // A read may skip that when nothing is scheduled in the simulation up to this
-    // core's instant: the accelerator changes FIFO state only when one of its
-    // processes runs, so the state now is the state then, and a spinning poll
-    // loop then costs one sync per quantum instead of one per iteration. Pushes
-    // always sync: they wake the accelerator at their own time.
+    // An access may skip that when nothing is scheduled in the simulation up to
+    // this core's instant: the accelerator changes and looks at FIFO state only
+    // when one of its processes runs, so the state now is the state then, and a
+    // spinning poll loop costs one sync per quantum instead of one per
+    // iteration. A push made early is seen by nobody before the core's next
+    // synchronisation, unless the accelerator is waiting for it or its time is
+    // recorded (push_awaited): then it must come at its own instant.
     const sc_core::sc_time local = qk_.get_local_time();
-    if (needs_sync(address) && local > sc_core::SC_ZERO_TIME &&
-        (cmd == tlm::TLM_WRITE_COMMAND || !(local < sc_core::sc_time_to_pending_activity())))
+    const bool fifo = needs_sync(address);
+    bool synced = false;
+    if (fifo && local > sc_core::SC_ZERO_TIME &&
+        (!(local < sc_core::sc_time_to_pending_activity()) ||
+         (cmd == tlm::TLM_WRITE_COMMAND && (!push_awaited || push_awaited())))) {
         qk_.sync();
-    sc_core::sc_time delay = qk_.get_local_time();
+        synced = true;
+    }
+    const sc_core::sc_time issued = qk_.get_local_time();
+    sc_core::sc_time delay = issued;
     socket->b_transport(trans, delay);
     qk_.set(delay);
     if (trans.is_response_error()) {
@@ -424,7 +516,15 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
         return false;
     }
     // A polling loop must let the accelerator's time advance.
-    if (qk_.need_sync()) qk_.sync();
+    if (qk_.need_sync()) {
+        qk_.sync();
+        synced = true;
+    }
+    if (fifo && cmd == tlm::TLM_READ_COMMAND && !synced && polls_.accesses == 1) {
+        polls_.quiet = true;
+        polls_.deltas = sc_core::sc_delta_count();
+        polls_.bus_delay = delay - issued;
+    }
     return true;
 }
 

@@ -85,6 +85,16 @@ public:
     // inside the callback: use block_start() and block_serial().
     using WriteWatch = std::function<void(uint32_t address, unsigned size)>;
     void watch_writes(uint32_t begin, uint32_t end, WriteWatch written);
+    // True while a write to the FIFO windows must happen at this core's own
+    // instant: a process waits for the next push (the accelerator's stream
+    // controller, starved), or the FIFO's activity is recorded at SystemC time
+    // (--vcd, --timeline). Empty: every FIFO write synchronises first.
+    std::function<bool()> push_awaited;
+    // Counts the passes of a status-polling loop instead of executing them
+    // while nothing can change the status it reads (see hook_block). Turn off
+    // when every bus access must be seen (a bus trace records them all).
+    bool fast_forward_polls = true;
+    uint64_t fast_forwarded_polls() const { return skipped_polls_; }
     // Called when the firmware writes to read-only memory (flash), before the
     // run stops with the resulting fault: the address and the storing instruction.
     std::function<void(uint32_t address, uint32_t pc)> on_protected_write;
@@ -132,6 +142,10 @@ protected:
         fallthrough_ = address;
         last_access_ = false;
     }
+    // True when the translated block [address, address + bytes) is a polling
+    // loop whose passes are all alike while the value it loads is
+    // (firmware/host/thumb_spin_loop.h). Asked once per block.
+    virtual bool idempotent_poll_loop(uint32_t /*address*/, uint32_t /*bytes*/) { return false; }
     // Register holding the return address right at a function's entry.
     virtual int return_address_register() const = 0;
     virtual int return_value_register() const = 0;
@@ -235,6 +249,41 @@ private:
     bool debug_bus(tlm::tlm_command cmd, uint32_t address, uint8_t* data, uint32_t size);
     // True for bus windows whose state races with the accelerator (FIFOs).
     bool needs_sync(uint32_t address) const;
+    // Poll fast-forward (hook_block): counts the passes of the polling loop
+    // about to run again that would each read the same status without
+    // synchronising, stopping before any pass that would synchronise or end
+    // the chunk.
+    void skip_poll_passes(uint32_t address, uint32_t bytes);
+    // Books one run of the translated block [address, address + bytes) as it
+    // starts: enter_block its entry (a taken branch's refill, or the pipelined
+    // state when falling through), count_block the block (block_start_/end_/
+    // base_, its instructions and cycles). hook_block for every executed pass,
+    // skip_poll_passes for every skipped one.
+    void enter_block(uint32_t address);
+    void count_block(uint32_t address, uint32_t bytes);
+    // Everything enter_block and count_block change, so that a pass booked
+    // ahead and then found to need the real bus can be taken back whole.
+    struct BlockBooks {
+        uint64_t instret, cycles, cycles_accounted, block_base, block_cycles_base;
+        uint32_t block_start, block_end, fallthrough;
+        bool last_access, block_after_access;
+    };
+    BlockBooks block_books() const;
+    void restore_block_books(const BlockBooks& books);
+    bool poll_loop(uint32_t address, uint32_t bytes);  // idempotent_poll_loop, cached
+
+    // The bus accesses of the last block that made any, for the fast-forward.
+    struct BlockPolls {
+        uint64_t serial = UINT64_MAX;  // block_base_ of that block
+        uint32_t block = 0, bytes = 0;
+        unsigned accesses = 0;
+        bool quiet = false;          // one access: a FIFO status read made without synchronising
+        uint64_t deltas = 0;         // sc_delta_count() then: nothing has run since while it is unchanged
+        sc_core::sc_time bus_delay;  // what the bus added to that read
+    };
+    BlockPolls polls_;
+    std::unordered_map<uint64_t, bool> poll_loops_;  // idempotent_poll_loop by address and size
+    uint64_t skipped_polls_ = 0;
 
     const uint16_t elf_machine_;
     std::vector<std::unique_ptr<Mmio>> windows_;

@@ -56,9 +56,24 @@ void InputFifoBlock::on_ctl_write(uint32_t old_value) {
     update_status();
 }
 
+void InputFifoBlock::wait_for_push() {
+    consumer_waiting_ = true;
+    sc_core::wait(push_event_);
+    consumer_waiting_ = false;
+}
+
+void InputFifoBlock::notify_push() {
+    // A delta notification wakes the processes waiting for it at the end of
+    // this evaluation phase, those that start waiting later in the phase
+    // included. With no waiter and no other process runnable now, nobody can
+    // be woken: the notification would only make the CPU synchronise once more
+    // for nothing (it counts as pending activity), so it is left out.
+    if (consumer_waiting_ || sc_core::sc_pending_activity_at_current_time()) push_event_.notify(sc_core::SC_ZERO_TIME);
+}
+
 InputFifos::Push InputFifoBlock::push_word(uint32_t fifo, uint32_t word, bool enabled) {
     const InputFifos::Push r = fifos_.push(fifo, word, enabled);
-    if (r == InputFifos::Push::Queued) push_event_.notify(sc_core::SC_ZERO_TIME);
+    if (r == InputFifos::Push::Queued) notify_push();
     update_status();
     return r;
 }
@@ -68,7 +83,7 @@ void InputFifoBlock::on_data_write(uint32_t fifo, uint32_t word) {
     const auto address = [&] { return state_.cfg.fifo_regs.base + fifo_data_offset(state_.cfg, fifo); };
     switch (fifos_.push(fifo, word, enabled(fifo))) {
         case InputFifos::Push::Queued:
-            push_event_.notify(sc_core::SC_ZERO_TIME);
+            notify_push();
             if (observer_) observer_->fifo_pushed(sc_core::sc_time_stamp(), fifo);
             break;
         case InputFifos::Push::DroppedDisabled:

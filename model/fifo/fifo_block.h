@@ -27,6 +27,13 @@ public:
     InputFifos& queues() { return fifos_; }
     const InputFifos& queues() const { return fifos_; }
     const sc_core::sc_event& push_event() const { return push_event_; }
+    // The streaming controller's wait for the next push (it starved). While it
+    // waits, a push must happen at its writer's own instant (the CPU then
+    // synchronises first, see UnicornCpu::bus_transport); otherwise no process
+    // observes the FIFOs before the CPU's next synchronisation, and a push may
+    // be made early in SystemC time, ahead of the writer's local time.
+    void wait_for_push();
+    bool consumer_waiting() const { return consumer_waiting_; }
 
     // One word into FIFO `fifo` from another feeder than FIFO_WR<i> (the fast
     // FIFO): queued (and the accelerator woken), or dropped and counted.
@@ -43,7 +50,10 @@ public:
     // at SystemC time: when the accelerator sees them (a CPU running ahead in
     // its quantum wrote them at a later local time, but the stream controller
     // takes a word at the first CNN clock edge after SystemC time reaches it).
+    // While one is set, every FIFO write must come at its writer's own
+    // instant (the CPU synchronises first), as the report's times are SystemC's.
     void set_observer(ActivityObserver* observer) { observer_ = observer; }
+    bool observed() const { return observer_ != nullptr; }
 
     const char* kind() const override { return "ai8x_fifo_block"; }
 
@@ -51,6 +61,7 @@ private:
     void on_data_write(uint32_t fifo, uint32_t word);
     void on_ctl_write(uint32_t old_value);
     bool enabled(uint32_t fifo) const;
+    void notify_push();
 
     AcceleratorState& state_;
     InputFifos fifos_;
@@ -62,6 +73,7 @@ private:
     std::vector<bool> overflow_warned_;   // one overflow warning per FIFO and inference
     sc_core::sc_event push_event_;        // a word entered a FIFO
     ActivityObserver* observer_ = nullptr;
+    bool consumer_waiting_ = false;
 };
 
 }  // namespace ai8x

@@ -117,7 +117,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
         }
         check_starvation(fifos, enabled);
         spdlog::trace("{}: waiting for FIFO word {} of {}", name(), st.need_word, session.frame_words());
-        sc_core::wait(fifos_.push_event());  // no timeout: the run's time limit ends a starved frame
+        fifos_.wait_for_push();  // no timeout: the run's time limit ends a starved frame
         // The stall lasts until the clock edge that sees the word; those cycles elapse like any other.
         const uint64_t edge = std::max(next_edge_now(), elapsed);
         if (observer_ && edge > elapsed)
