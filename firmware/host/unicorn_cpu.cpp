@@ -308,9 +308,9 @@ void UnicornCpu::skip_poll_passes(uint32_t address, uint32_t bytes) {
         if (instret_ >= chunk_end_) return;
         const sc_core::sc_time before = qk_.get_local_time();
         const BlockBooks books = block_books();
-        enter_block(address);         // what hook_block books for a pass
+        enter_block(address);  // what hook_block books for a pass
         count_block(address, bytes);
-        account_instructions();       // what the status read's bus access books
+        account_instructions();  // what the status read's bus access books
         const sc_core::sc_time at_read = qk_.get_local_time();
         qk_.set(at_read + polls_.bus_delay);
         if (!(at_read < next_activity) || qk_.need_sync()) {
@@ -323,8 +323,8 @@ void UnicornCpu::skip_poll_passes(uint32_t address, uint32_t bytes) {
 }
 
 UnicornCpu::BlockBooks UnicornCpu::block_books() const {
-    return {instret_, cycles_, cycles_accounted_, block_base_, block_cycles_base_, block_start_, block_end_,
-            fallthrough_, last_access_, block_after_access_};
+    return {instret_,     cycles_,    cycles_accounted_, block_base_,  block_cycles_base_,
+            block_start_, block_end_, fallthrough_,      last_access_, block_after_access_};
 }
 
 void UnicornCpu::restore_block_books(const BlockBooks& b) {
