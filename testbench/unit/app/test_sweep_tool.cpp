@@ -22,6 +22,7 @@
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
 #include "testbench/unit/app/app_test_support.h"
+#include "testbench/unit/app/tool_test_support.h"
 
 using namespace ai8x;
 using namespace ai8x::test;
@@ -50,22 +51,6 @@ ToolRun run_sweep(const std::string& args, const fs::path& work) {
     const int status = std::system(cmd.c_str());
     REQUIRE(status != -1);
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ai8x::test::slurp(err)};
-}
-
-std::vector<std::vector<std::string>> read_csv(const fs::path& p) {
-    std::ifstream in(p);
-    REQUIRE(in);
-    std::vector<std::vector<std::string>> rows;
-    std::string line;
-    while (std::getline(in, line)) {
-        std::vector<std::string> cells;
-        std::string cell;
-        std::istringstream s(line);
-        while (std::getline(s, cell, ',')) cells.push_back(cell);
-        if (!line.empty() && line.back() == ',') cells.emplace_back();
-        rows.push_back(cells);
-    }
-    return rows;
 }
 
 fs::path work_dir(const std::string& tag) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "testbench/unit/tlm/config_edit_support.h"
 #include "tlm/device_config.h"
 
 using namespace ai8x;
@@ -19,32 +20,10 @@ namespace {
 
 const char* kPath = AI8XSIM_SOURCE_DIR "/configs/max78002.yaml";
 
-std::string text_of(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
-
 // Loads the MAX78002 file with the first match of `pattern` replaced by `line`;
 // returns the error message (empty when it loads).
 std::string error_after_edit(const std::string& pattern, const std::string& line) {
-    const std::string text = text_of(kPath);
-    std::smatch m;
-    REQUIRE(std::regex_search(text, m, std::regex(pattern)));
-    char name[] = "/tmp/ai8xsim_cfg87_XXXXXX";
-    const int fd = mkstemp(name);
-    REQUIRE(fd >= 0);
-    close(fd);
-    std::ofstream(name) << m.prefix().str() + line + m.suffix().str();
-    std::string msg;
-    try {
-        load_device_config(name);
-    } catch (const ConfigError& e) {
-        msg = e.what();
-    }
-    std::remove(name);
-    return msg;
+    return test::config_error_after_edit(kPath, pattern, line);
 }
 
 const RegisterDescription& layer_kind(const DeviceConfig& c, const std::string& name) {
