@@ -1,5 +1,7 @@
 #include "bench/silicon_anchors.h"
 
+#include "bench/child_run.h"
+
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -38,25 +40,6 @@ double number(const YAML::Node& entry, const char* key, const std::string& where
     } catch (const std::exception&) {
     }
     throw std::runtime_error(where + ": '" + key + "' must be a positive number, not '" + s + "'");
-}
-
-// Runs argv with output discarded; the exit code, or -1.
-int run_quietly(const std::vector<std::string>& args) {
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    const pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        const int null = open("/dev/null", O_WRONLY);
-        dup2(null, 1);
-        dup2(null, 2);
-        execv(argv[0], argv.data());
-        _exit(127);
-    }
-    int status = 0;
-    if (waitpid(pid, &status, 0) < 0) return -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 std::string find_vector(const std::string& name, const std::vector<std::string>& dirs) {
@@ -128,7 +111,7 @@ std::vector<AnchorResult> run_anchors(const std::vector<Anchor>& anchors, const 
             continue;
         }
         fs::remove(json);
-        const int rc = run_quietly({binary, "run", r.vector_path, "--quiet", "--json", json.string()});
+        const int rc = run_child({binary, "run", r.vector_path, "--quiet", "--json", json.string()}).status;
         std::ifstream in(json);
         const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
         r.ok = false;
