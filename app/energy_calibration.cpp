@@ -1,6 +1,7 @@
 #include "app/energy_calibration.h"
 
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 
 #include <Eigen/Dense>
@@ -24,7 +25,28 @@ void memory_only(EnergyConfig& c) {
     c.data_sram_read_pj = c.data_sram_write_pj = c.tram_read_pj = c.tram_write_pj = c.bias_read_pj = 1;
 }
 
+// One row of the fit: the two columns' responses and the measured energy, all
+// divided by the measured energy so that every network's relative error counts the same.
+void design_row(const CalibrationRun& r, double& quadrant, double& memory) {
+    const double e = r.measured.inference_uj;
+    quadrant = unit_response(r.inputs, quadrant_only) / e;
+    memory = unit_response(r.inputs, memory_only) / e;
+}
+
 }  // namespace
+
+double fit_condition(const std::vector<const CalibrationRun*>& rows) {
+    Eigen::MatrixXd a(rows.size(), 2);
+    for (std::size_t i = 0; i < rows.size(); ++i) design_row(*rows[i], a(Eigen::Index(i), 0), a(Eigen::Index(i), 1));
+    // Unit-length columns: the pJ-per-cycle and pJ-per-access units must not set the number.
+    for (Eigen::Index c = 0; c < 2; ++c) {
+        const double n = a.col(c).norm();
+        if (n <= 0) return std::numeric_limits<double>::infinity();
+        a.col(c) /= n;
+    }
+    const Eigen::VectorXd sv = Eigen::JacobiSVD<Eigen::MatrixXd>(a).singularValues();
+    return sv(sv.size() - 1) > 0 ? sv(0) / sv(sv.size() - 1) : std::numeric_limits<double>::infinity();
+}
 
 CalibrationRun calibration_run(const EnergyConfig& config, const nlohmann::json& run) {
     const std::string vector = std::filesystem::path(run.value("vector", std::string())).filename().string();
@@ -61,14 +83,14 @@ EnergyFit fit_energy(const EnergyConfig& base, const std::vector<CalibrationRun>
     for (std::size_t i = 0; i < fit_rows.size(); ++i) {
         const CalibrationRun& r = *fit_rows[i];
         const double e = r.measured.inference_uj;
-        a(Eigen::Index(i), 0) = unit_response(r.inputs, quadrant_only) / e;
-        a(Eigen::Index(i), 1) = unit_response(r.inputs, memory_only) / e;
+        design_row(r, a(Eigen::Index(i), 0), a(Eigen::Index(i), 1));
         b(Eigen::Index(i)) = (e - estimate_energy(fixed, r.inputs).inference_uj) / e;
     }
     const Eigen::VectorXd x = a.colPivHouseholderQr().solve(b);
     EnergyFit f;
     f.quadrant_cycle_pj = x(0);
     f.memory_access_pj = x(1);
+    f.condition = fit_condition(fit_rows);
     // CPU active power: weight-loading energy less the memory writes, over the loading time.
     double tt = 0, te = 0;
     for (const CalibrationRun& r : runs) {

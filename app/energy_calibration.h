@@ -38,7 +38,15 @@ struct EnergyFit {
     double memory_access_pj = 0;
     double cpu_active_mw = 0;
     bool has_cpu_fit = false;  // some row had a weight-loading energy
+    double condition = 0;      // fit_condition of the fit rows
 };
+// Condition number of the inference fit on `rows` (2-norm, columns scaled to
+// unit length, rows divided by the measured energy): how much a relative error
+// of the measurements is amplified in the two fitted coefficients. It uses the
+// activity and the measurements of the fit rows only, none of the held-out
+// ones, so the device file picks its fit pair by it (docs/energy-model.md).
+double fit_condition(const std::vector<const CalibrationRun*>& rows);
+
 EnergyFit fit_energy(const EnergyConfig& base, const std::vector<CalibrationRun>& runs);
 EnergyConfig with_fit(EnergyConfig base, const EnergyFit& fit);
 

@@ -88,10 +88,16 @@ int main(int argc, char** argv) {
             }
         }
         const EnergyFit fit = fit_energy(cfg.energy, runs);
-        std::printf("fitted on the rows marked fit:\n");
-        std::printf("  quadrant.cycle_pj: %.2f\n", fit.quadrant_cycle_pj);
+        // The conditioning of every pair of rows, the rule that picks the fit pair.
+        std::printf("condition number of the fit on each pair (columns scaled to unit length):\n");
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            for (std::size_t k = i + 1; k < runs.size(); ++k)
+                std::printf("  %-20s %-20s %10.2f\n", runs[i].measured.vector.c_str(), runs[k].measured.vector.c_str(),
+                            fit_condition({&runs[i], &runs[k]}));
+        std::printf("fitted on the rows marked fit (condition number %.2f):\n", fit.condition);
+        std::printf("  quadrant.cycle_pj: %.3f\n", fit.quadrant_cycle_pj);
         std::printf("  one memory access (data SRAM, TRAM, bias, bus write): %.3f pJ\n", fit.memory_access_pj);
-        if (fit.has_cpu_fit) std::printf("  cpu.active_mw: %.1f\n", fit.cpu_active_mw);
+        if (fit.has_cpu_fit) std::printf("  cpu.active_mw: %.2f\n", fit.cpu_active_mw);
         print_table("with the fitted coefficients:", with_fit(cfg.energy, fit), runs);
         print_table((std::string("with the coefficients of ") + argv[1] + ":").c_str(), cfg.energy, runs);
         print_own_timing(cfg.energy, runs);

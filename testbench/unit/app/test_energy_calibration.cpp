@@ -87,6 +87,13 @@ TEST_CASE("energy: MAX78002 coefficients meet AN7664 within 15% on the networks 
     CHECK(fit.memory_access_pj == Approx(cfg.energy.data_sram_write_pj).epsilon(1e-3));
     REQUIRE(fit.has_cpu_fit);
     CHECK(fit.cpu_active_mw == Approx(cfg.energy.cpu_active_mw).epsilon(1e-3));
+
+    // The rule that picked the fit pair: the best-conditioned pair of networks.
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        for (std::size_t k = i + 1; k < runs.size(); ++k) {
+            INFO(runs[i].measured.vector << " + " << runs[k].measured.vector);
+            CHECK(fit.condition <= fit_condition({&runs[i], &runs[k]}) * (1 + 1e-9));
+        }
 }
 
 TEST_CASE("energy: the run JSON's phases and layers add up, and the summary line shows them", "[energy][run]") {
