@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Full verification, as CI runs it:
 #   1. Release build, every unit test through ctest;
-#   2. a second build with AddressSanitizer + UndefinedBehaviorSanitizer and
-#      the unit tests again under it;
+#   2. a second build, with clang, AddressSanitizer + UndefinedBehaviorSanitizer
+#      and the libFuzzer harnesses; the unit tests again under it, and every
+#      harness fuzzing for 60 s (docs/fuzzing.md);
 #   3. the conformance runner over all golden vectors with the Release build,
 #      over the generator-options vectors (../shared/vectors-max78000-options,
 #      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS),
@@ -35,22 +36,28 @@ export SC_COPYRIGHT_MESSAGE=DISABLE
 
 results=()
 failed=0
+# CPU seconds (user + system) of every finished child process so far: on a
+# shared machine the wall time of a step depends on the other load, this does not.
+child_cpu_seconds() {
+  times | awk 'NR == 2 { n = split($0, t, /[ms ]+/); print int(t[1] * 60 + t[2] + t[3] * 60 + t[4]) }'
+}
 step() {  # step NAME COMMAND...: runs and records one step
   local name="$1"; shift
-  local t0=$SECONDS
+  local t0=$SECONDS cpu0
+  cpu0="$(child_cpu_seconds)"
   echo
   echo "=== $name"
-  if "$@"; then
-    results+=("PASS  $name ($((SECONDS - t0)) s)")
-  else
-    results+=("FAIL  $name ($((SECONDS - t0)) s)")
-    failed=1
-  fi
+  local verdict=PASS
+  "$@" || { verdict=FAIL; failed=1; }
+  results+=("$verdict  $name ($((SECONDS - t0)) s, CPU $(($(child_cpu_seconds) - cpu0)) s)")
 }
 
-build() {  # build DIR CMAKE-ARGS...
+build() {  # build DIR CMAKE-ARGS... [-- TARGET...]
   local dir="$1"; shift
-  cmake -S "$repo" -B "$dir" "$@" && cmake --build "$dir" -j"$jobs"
+  local args=() targets=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
+  [ $# -gt 0 ] && shift && targets=(--target "$@")
+  cmake -S "$repo" -B "$dir" "${args[@]}" && cmake --build "$dir" -j"$jobs" "${targets[@]}"
 }
 
 unit_tests() {  # unit_tests DIR [CTEST-ARGS...]
@@ -73,10 +80,18 @@ step "release build" build "$release" -DCMAKE_BUILD_TYPE=Release
 step "unit tests (release)" unit_tests "$release"
 # -O1 and line tables only: half the compile time of -O2 -g, and ASan reports
 # still name file and line.
-step "sanitizer build" build "$sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAI8XSIM_SANITIZE=ON \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
+# clang: about a fifth less compile time than g++ for the same sanitized code,
+# and the libFuzzer harnesses need it, so one build serves both. Only what the
+# sanitizer steps run is built (not the bench or the register-map writer).
+step "sanitizer build (clang, with fuzz harnesses)" build "$sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DAI8XSIM_SANITIZE=ON -DAI8XSIM_FUZZ=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+  -- ai8xsim ai8xsim-conformance ai8xsim-sweep ai8xsim-layer-diff fuzz \
+  unit_tests_tlm unit_tests_model unit_tests_firmware unit_tests_app unit_tests_conformance
 # The firmware build test only runs the ARM cross-compiler; the release step ran it.
 step "unit tests (ASan+UBSan)" unit_tests "$sanitize" -E "golden vector builds"
+# Every parser of outside input, 60 s each, both cores (docs/fuzzing.md).
+step "fuzzing (60 s per harness)" "$repo/scripts/fuzz.sh" 60 "$sanitize" "$release/ai8xsim"
 # --budget bounds the whole run: vectors not started in time count as failed.
 expected="$repo/testbench/conformance/expected_failures.txt"
 step "conformance (release, all vectors)" conformance_release
