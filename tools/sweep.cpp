@@ -67,6 +67,11 @@ std::vector<std::string> split(const std::string& text, char sep) {
     return out;
 }
 
+// Each point is a whole simulation (a second or more): a range or grid larger
+// than this is a typing mistake (0:0xffffffff:1 found by fuzz_arguments), to be
+// refused before listing its points takes gigabytes.
+constexpr uint64_t kMaxGridPoints = 1'000'000;
+
 // "V1,V2,..." or "START:END:STEP" (END inclusive).
 std::vector<uint32_t> parse_values(const std::string& text, const std::string& option, const std::string& arg) {
     std::vector<uint32_t> values;
@@ -77,6 +82,9 @@ std::vector<uint32_t> parse_values(const std::string& text, const std::string& o
         const uint64_t step = need_u32(parts[2], option, arg);
         if (step == 0 || end < start)
             throw UsageError(option + " '" + arg + "': a range needs STEP > 0 and END >= START");
+        if ((end - start) / step + 1 > kMaxGridPoints)
+            throw UsageError(option + " '" + arg + "': " + std::to_string((end - start) / step + 1) +
+                             " values, more than a sweep runs (" + std::to_string(kMaxGridPoints) + ")");
         for (uint64_t v = start; v <= end; v += step) values.push_back(static_cast<uint32_t>(v));
     } else {
         for (const std::string& v : split(text, ',')) values.push_back(need_u32(v, option, arg));
@@ -166,6 +174,17 @@ Axis parse_grid_field(const std::string& arg, const std::map<std::string, Field>
             throw UsageError("--grid-field '" + arg + "': value " + std::to_string(v) + " does not fit in " +
                              std::to_string(width) + " bits");
     return axis;
+}
+
+// The grid's point count (the product of the axes' sizes) must stay within kMaxGridPoints.
+void check_grid_size(const std::vector<Axis>& axes) {
+    uint64_t points = 1;
+    for (const Axis& a : axes) {
+        points *= a.values.size();  // each factor <= kMaxGridPoints: no overflow before the check
+        if (points > kMaxGridPoints)
+            throw UsageError("the grid has more than " + std::to_string(kMaxGridPoints) +
+                             " points (the product of the axes' value counts); sweep fewer values");
+    }
 }
 
 std::string hex(uint32_t v) {
@@ -379,6 +398,7 @@ int sweep(int argc, char** argv) {
         }
     }
 
+    check_grid_size(axes);
     // Grid order: the last axis varies fastest.
     std::vector<Point> points;
     std::vector<size_t> index(axes.size(), 0);

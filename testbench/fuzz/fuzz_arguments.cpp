@@ -32,6 +32,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         } catch (const UsageError&) {
         }
     }
+    try {
+        check_grid_size(axes);
+    } catch (const UsageError&) {
+        return 0;
+    }
     // The first and the last point of the grid, as the sweep builds them.
     std::vector<size_t> first(axes.size(), 0), last;
     for (const Axis& a : axes) last.push_back(a.values.size() - 1);
