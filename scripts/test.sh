@@ -39,18 +39,25 @@ results=()
 failed=0
 # CPU seconds (user + system) of every finished child process so far: on a
 # shared machine the wall time of a step depends on the other load, this does not.
-child_cpu_seconds() {
-  times | awk 'NR == 2 { n = split($0, t, /[ms ]+/); print int(t[1] * 60 + t[2] + t[3] * 60 + t[4]) }'
+# `times` must run in this shell (not a pipe or $(...) subshell, which has no
+# children): it writes to a file, read into CHILD_CPU.
+cpu_file="$(mktemp)"
+trap 'rm -f "$cpu_file"' EXIT
+read_child_cpu() {
+  times > "$cpu_file"
+  CHILD_CPU="$(awk 'NR == 2 { split($0, t, /[ms ]+/); print int(t[1] * 60 + t[2] + t[3] * 60 + t[4]) }' "$cpu_file")"
 }
 step() {  # step NAME COMMAND...: runs and records one step
   local name="$1"; shift
   local t0=$SECONDS cpu0
-  cpu0="$(child_cpu_seconds)"
+  read_child_cpu
+  cpu0=$CHILD_CPU
   echo
   echo "=== $name"
   local verdict=PASS
   "$@" || { verdict=FAIL; failed=1; }
-  results+=("$verdict  $name ($((SECONDS - t0)) s, CPU $(($(child_cpu_seconds) - cpu0)) s)")
+  read_child_cpu
+  results+=("$verdict  $name ($((SECONDS - t0)) s, CPU $((CHILD_CPU - cpu0)) s)")
 }
 
 build() {  # build DIR CMAKE-ARGS... [-- TARGET...]
