@@ -11,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include "app/info_command.h"
+#include "app/register_override.h"
 #include "app/replay_command.h"
 #include "app/report_command.h"
 #include "app/run_options.h"
@@ -24,16 +25,6 @@ namespace {
 constexpr int kUsageError = 2;
 // Exit code when the simulator itself fails (an exception nobody handled).
 constexpr int kInternalError = 3;
-
-// "0x50100000=0x00000808" -> override; nothing if either side is not a 32-bit number.
-std::optional<RegisterOverride> parse_override(const std::string& text) {
-    const auto eq = text.find('=');
-    if (eq == std::string::npos) return std::nullopt;
-    const auto address = parse_number(text.substr(0, eq));
-    const auto value = parse_number(text.substr(eq + 1));
-    if (!address || !value || *address > 0xffffffffu || *value > 0xffffffffu) return std::nullopt;
-    return RegisterOverride{*address, static_cast<uint32_t>(*value)};
-}
 
 // Log messages go to stderr so that stdout carries only results and the firmware console.
 void setup_logging(const std::string& level) {
@@ -127,7 +118,7 @@ int cli_main(int argc, char* argv[]) {
     try {
         app.parse(argc, argv);
         for (const std::string& text : overrides) {
-            const auto o = parse_override(text);
+            const auto o = parse_register_override(text);
             if (!o) throw CLI::ValidationError("--set", "expected ADDR=VALUE with 32-bit numbers, got '" + text + "'");
             run_opts.overrides.push_back(*o);
         }

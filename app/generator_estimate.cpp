@@ -13,11 +13,15 @@ std::optional<GeneratorEstimate> read_generator_estimate(const std::string& dir)
     if (!std::filesystem::exists(meta)) return std::nullopt;
     std::ifstream in(meta);
     if (!in) throw std::runtime_error(meta.string() + ": cannot open");
+    return parse_generator_estimate(in, meta.string());
+}
+
+std::optional<GeneratorEstimate> parse_generator_estimate(std::istream& in, const std::string& name) {
     nlohmann::json j;
     try {
         in >> j;
     } catch (const nlohmann::json::exception& e) {
-        throw std::runtime_error(meta.string() + ": malformed JSON: " + e.what());
+        throw std::runtime_error(name + ": malformed JSON: " + e.what());
     }
     const auto table = j.find("latency_cycles");
     if (table == j.end() || !table->is_object()) return std::nullopt;
@@ -25,7 +29,7 @@ std::optional<GeneratorEstimate> read_generator_estimate(const std::string& dir)
     GeneratorEstimate est;
     for (const auto& [key, value] : table->items()) {
         if (!value.is_number_unsigned())
-            throw std::runtime_error(meta.string() + ": latency_cycles." + key + ": expected a cycle count");
+            throw std::runtime_error(name + ": latency_cycles." + key + ": expected a cycle count");
         const uint64_t cycles = value.get<uint64_t>();
         if (key == "Total") {
             est.total = cycles;
@@ -35,7 +39,7 @@ std::optional<GeneratorEstimate> read_generator_estimate(const std::string& dir)
             try {
                 est.layers[std::stoi(key.substr(6))] = cycles;
             } catch (const std::exception&) {
-                throw std::runtime_error(meta.string() + ": latency_cycles: unexpected key '" + key + "'");
+                throw std::runtime_error(name + ": latency_cycles: unexpected key '" + key + "'");
             }
         }
         // Other keys (none today) are ignored: they carry no per-layer number we compare with.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <map>
 #include <optional>
 #include <string>
@@ -20,5 +21,7 @@ struct GeneratorEstimate {
 // holds no latency table (hand-written firmware); throws std::runtime_error
 // naming the file when the file exists but is malformed.
 std::optional<GeneratorEstimate> read_generator_estimate(const std::string& dir);
+// The same from meta.json's contents; `name` names the file in messages.
+std::optional<GeneratorEstimate> parse_generator_estimate(std::istream& in, const std::string& name);
 
 }  // namespace ai8x

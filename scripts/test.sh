@@ -3,7 +3,9 @@
 #   1. Release build, every unit test through ctest;
 #   2. a second build with AddressSanitizer + UndefinedBehaviorSanitizer and
 #      the unit tests again under it;
-#   3. the conformance runner over all golden vectors with the Release build,
+#   3. the libFuzzer harnesses (clang, ASan+UBSan), each fuzzing for 60 s
+#      (docs/fuzzing.md);
+#   4. the conformance runner over all golden vectors with the Release build,
 #      over the generator-options vectors (../shared/vectors-max78000-options,
 #      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS),
 #      over the MAX78002 vectors (VECTORS_DIR-max78002, with their own expected
@@ -36,22 +38,35 @@ export SC_COPYRIGHT_MESSAGE=DISABLE
 
 results=()
 failed=0
+# CPU seconds (user + system) of every finished child process so far: on a
+# shared machine the wall time of a step depends on the other load, this does not.
+# `times` must run in this shell (not a pipe or $(...) subshell, which has no
+# children): it writes to a file, read into CHILD_CPU.
+cpu_file="$(mktemp)"
+trap 'rm -f "$cpu_file"' EXIT
+read_child_cpu() {
+  times > "$cpu_file"
+  CHILD_CPU="$(awk 'NR == 2 { split($0, t, /[ms ]+/); print int(t[1] * 60 + t[2] + t[3] * 60 + t[4]) }' "$cpu_file")"
+}
 step() {  # step NAME COMMAND...: runs and records one step
   local name="$1"; shift
-  local t0=$SECONDS
+  local t0=$SECONDS cpu0
+  read_child_cpu
+  cpu0=$CHILD_CPU
   echo
   echo "=== $name"
-  if "$@"; then
-    results+=("PASS  $name ($((SECONDS - t0)) s)")
-  else
-    results+=("FAIL  $name ($((SECONDS - t0)) s)")
-    failed=1
-  fi
+  local verdict=PASS
+  "$@" || { verdict=FAIL; failed=1; }
+  read_child_cpu
+  results+=("$verdict  $name ($((SECONDS - t0)) s, CPU $((CHILD_CPU - cpu0)) s)")
 }
 
-build() {  # build DIR CMAKE-ARGS...
+build() {  # build DIR CMAKE-ARGS... [-- TARGET...]
   local dir="$1"; shift
-  cmake -S "$repo" -B "$dir" "$@" && cmake --build "$dir" -j"$jobs"
+  local args=() targets=()
+  while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
+  [ $# -gt 0 ] && shift && targets=(--target "$@")
+  cmake -S "$repo" -B "$dir" "${args[@]}" && cmake --build "$dir" -j"$jobs" "${targets[@]}"
 }
 
 unit_tests() {  # unit_tests DIR [CTEST-ARGS...]
@@ -74,13 +89,24 @@ step "release build" build "$release" -DCMAKE_BUILD_TYPE=Release
 step "unit tests (release)" unit_tests "$release"
 # -O1 and line tables only: half the compile time of -O2 -g, and ASan reports
 # still name file and line.
+# Only what the sanitizer steps run is built (not the bench or the register-map writer).
 step "sanitizer build" build "$sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAI8XSIM_SANITIZE=ON \
-  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG"
+  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+  -- ai8xsim ai8xsim-conformance ai8xsim-sweep ai8xsim-layer-diff \
+  unit_tests_tlm unit_tests_model unit_tests_firmware unit_tests_app unit_tests_conformance
 # The firmware build test only runs the ARM cross-compiler; the release step ran it.
 step "unit tests (ASan+UBSan)" unit_tests "$sanitize" -E "golden vector builds"
 # Same run JSON (minus wall-clock fields), layer dumps and traces from both builds.
 step "determinism (release vs ASan+UBSan build)" \
   "$repo/scripts/check-determinism.sh" "$release/ai8xsim" "$sanitize/ai8xsim" "$vectors"
+# Every parser of outside input, 60 s each, both cores (docs/fuzzing.md). The
+# harnesses are their own small clang build (build/fuzz: only the parsers'
+# sources), which also registers the fuzz:*:regressions tests run here.
+fuzz_step() {
+  "$repo/scripts/fuzz.sh" 60 "$repo/build/fuzz" "$release/ai8xsim" &&
+    ctest --test-dir "$repo/build/fuzz" --output-on-failure -R '^fuzz:'
+}
+step "fuzzing (60 s per harness)" fuzz_step
 # --budget bounds the whole run: vectors not started in time count as failed.
 expected="$repo/testbench/conformance/expected_failures.txt"
 step "conformance (release, all vectors)" conformance_release

@@ -284,16 +284,22 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
 
 }  // namespace
 
+DeviceConfig parse_device_config(const std::string& yaml_text, const std::string& source) {
+    YAML::Node root;
+    try {
+        root = YAML::Load(yaml_text);
+    } catch (const YAML::Exception& e) {
+        throw ConfigError(source + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+    }
+    return parse(root, source);
+}
+
 DeviceConfig load_device_config(const std::string& path) {
     std::ifstream in(path);
     if (!in) throw ConfigError(path + ": cannot open device description");
-    YAML::Node root;
-    try {
-        root = YAML::Load(in);
-    } catch (const YAML::Exception& e) {
-        throw ConfigError(path + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-    }
-    return parse(root, path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_device_config(text.str(), path);
 }
 
 std::string default_device_config_path() {

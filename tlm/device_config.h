@@ -210,6 +210,8 @@ struct DeviceConfig {
 
 // Loads and validates a device file. Throws ConfigError naming the file and key.
 DeviceConfig load_device_config(const std::string& path);
+// The same from the file's text; `source` names it in messages.
+DeviceConfig parse_device_config(const std::string& yaml_text, const std::string& source);
 
 // Path of the bundled default device file: $AI8XSIM_CONFIG if set, else
 // configs/max78000.yaml in the source tree, else the copy under the install

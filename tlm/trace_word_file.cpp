@@ -1,6 +1,7 @@
 #include "tlm/trace_word_file.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -53,10 +54,17 @@ std::vector<uint32_t> read_binary_image(const std::string& path, std::istream& i
 
 }  // namespace
 
+std::vector<uint32_t> read_word_stream(std::istream& in, const std::string& name) {
+    return is_text_image(name) ? read_text_image(name, in) : read_binary_image(name, in);
+}
+
 std::vector<uint32_t> read_word_file(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        throw WordFileError(path + ": not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw WordFileError(path + ": cannot open for reading");
-    return is_text_image(path) ? read_text_image(path, in) : read_binary_image(path, in);
+    return read_word_stream(in, path);
 }
 
 void write_word_file(const std::string& path, const std::vector<uint32_t>& words) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <istream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,7 +17,10 @@ struct WordFileError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Reads a regular file: a device or pipe named by a trace could block or never end.
 std::vector<uint32_t> read_word_file(const std::string& path);
+// The same formats from a stream; `name` picks the format (".hex" suffix) and names it in messages.
+std::vector<uint32_t> read_word_stream(std::istream& in, const std::string& name);
 void write_word_file(const std::string& path, const std::vector<uint32_t>& words);
 
 }  // namespace ai8x

@@ -395,6 +395,7 @@ int sweep(int argc, char** argv) {
     for (const Axis& a : axes) header += a.label + ",";
     header += kColumns;
 
+    check_grid_size(axes);
     // Grid order: the last axis varies fastest.
     std::vector<Point> points;
     for (const auto& index : grid_points(axes)) {

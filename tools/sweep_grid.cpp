@@ -48,6 +48,9 @@ std::vector<uint32_t> parse_values(const std::string& text, const std::string& o
         const uint64_t step = need_u32(parts[2], option, arg);
         if (step == 0 || end < start)
             throw UsageError(option + " '" + arg + "': a range needs STEP > 0 and END >= START");
+        if ((end - start) / step + 1 > kMaxGridPoints)
+            throw UsageError(option + " '" + arg + "': " + std::to_string((end - start) / step + 1) +
+                             " values, more than a sweep runs (" + std::to_string(kMaxGridPoints) + ")");
         for (uint64_t v = start; v <= end; v += step) values.push_back(static_cast<uint32_t>(v));
     } else {
         for (const std::string& v : split(text, ',')) values.push_back(need_u32(v, option, arg));
@@ -185,6 +188,16 @@ std::vector<std::vector<size_t>> grid_points(const std::vector<Axis>& axes) {
         if (a == 0) break;
     }
     return points;
+}
+
+void check_grid_size(const std::vector<Axis>& axes) {
+    uint64_t points = 1;
+    for (const Axis& a : axes) {
+        points *= a.values.size();  // each factor <= kMaxGridPoints: no overflow before the check
+        if (points > kMaxGridPoints)
+            throw UsageError("the grid has more than " + std::to_string(kMaxGridPoints) +
+                             " points (the product of the axes' value counts); sweep fewer values");
+    }
 }
 
 }  // namespace ai8x::sweep

@@ -18,6 +18,11 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Each point is a whole simulation (a second or more): a range or grid larger
+// than this is a typing mistake (0:0xffffffff:1, found by fuzz_arguments), to
+// be refused before listing its points takes gigabytes.
+constexpr uint64_t kMaxGridPoints = 1'000'000;
+
 struct Field {
     std::vector<uint32_t> addresses;
     unsigned hi, lo;
@@ -55,6 +60,10 @@ std::string axis_cell(const Axis& axis, size_t value_index);
 std::vector<std::pair<uint32_t, uint32_t>> point_overrides(const std::vector<Axis>& axes,
                                                            const std::vector<size_t>& index,
                                                            const std::map<uint32_t, uint32_t>& generated);
+
+// Throws UsageError when the grid (the product of the axes' value counts) has
+// more than kMaxGridPoints points.
+void check_grid_size(const std::vector<Axis>& axes);
 
 // Every point of the grid as value indices per axis; the last axis varies fastest.
 std::vector<std::vector<size_t>> grid_points(const std::vector<Axis>& axes);

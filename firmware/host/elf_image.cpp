@@ -34,8 +34,11 @@ T read_at(const std::vector<uint8_t>& file, uint64_t offset, const std::string& 
 ElfImage ElfImage::load(const std::string& path, uint16_t machine) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw ElfError(path + ": cannot open firmware image");
-    std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<uint8_t> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return parse(file, path, machine);
+}
 
+ElfImage ElfImage::parse(const std::vector<uint8_t>& file, const std::string& path, uint16_t machine) {
     auto eh = read_at<Elf32_Ehdr>(file, 0, path, "ELF header");
     if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) throw ElfError(path + ": not an ELF file");
     if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
@@ -55,12 +58,15 @@ ElfImage ElfImage::load(const std::string& path, uint16_t machine) {
         if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
         if (ph.p_filesz > ph.p_memsz || uint64_t(ph.p_offset) + ph.p_filesz > file.size())
             throw ElfError(path + ": program header " + std::to_string(i) + " points outside the file");
+        if (uint64_t(ph.p_paddr) + ph.p_memsz > (uint64_t{1} << 32))
+            throw ElfError(path + ": program header " + std::to_string(i) + " reaches past the 32-bit address space");
+        // NOLOAD sections (.bss) have no file bytes; startup code clears them.
+        if (ph.p_filesz == 0) continue;
         ElfSegment seg;
         seg.address = ph.p_paddr;
         seg.bytes.assign(file.begin() + ph.p_offset, file.begin() + ph.p_offset + ph.p_filesz);
-        // NOLOAD sections (.bss) have no file bytes; startup code clears them.
-        if (ph.p_filesz > 0) seg.bytes.resize(ph.p_memsz, 0);
-        if (!seg.bytes.empty()) img.segments_.push_back(std::move(seg));
+        seg.size = ph.p_memsz;
+        img.segments_.push_back(std::move(seg));
     }
     if (img.segments_.empty()) throw ElfError(path + ": no loadable segments");
 

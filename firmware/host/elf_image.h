@@ -20,7 +20,11 @@ struct ElfError : std::runtime_error {
 
 struct ElfSegment {
     uint32_t address = 0;        // physical (load) address
-    std::vector<uint8_t> bytes;  // file contents followed by zero fill up to p_memsz
+    std::vector<uint8_t> bytes;  // file contents (p_filesz bytes)
+    // Bytes the segment occupies in memory (p_memsz): `bytes`, then zeros. The
+    // zeros are not stored: a corrupt header may claim gigabytes of them, and
+    // only the loader, knowing the device's memories, can refuse that.
+    uint32_t size = 0;
 };
 
 struct ElfSymbol {
@@ -44,6 +48,8 @@ public:
     // Reads `path`, an executable for `machine` (ELF e_machine: EM_ARM 40,
     // EM_RISCV 243); throws ElfError with the path and the reason.
     static ElfImage load(const std::string& path, uint16_t machine = 40);
+    // The same from the file's bytes; `path` names it in messages.
+    static ElfImage parse(const std::vector<uint8_t>& file, const std::string& path, uint16_t machine = 40);
 
     const std::string& path() const { return path_; }
     uint32_t entry() const { return entry_; }

@@ -370,7 +370,7 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
                                  "the RISC-V image has a segment at " + hex32(seg.address) +
                                      ", below its flash start __FlashStart_ " + hex32(*flash_start) +
                                      " (it would overwrite the Arm image)");
-            rv_end = std::max<uint64_t>(rv_end, seg.address + seg.bytes.size());
+            rv_end = std::max<uint64_t>(rv_end, uint64_t(seg.address) + seg.size);
         }
         if (rv_end > flash->base + flash_size) {
             // The RISC-V image runs past the end of flash: simulate a larger flash, as for the Arm image.

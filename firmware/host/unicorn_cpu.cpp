@@ -184,15 +184,20 @@ void UnicornCpu::map_bus_window(uint64_t base, uint64_t size) {
 
 void UnicornCpu::load_image() {
     for (const auto& seg : image_->segments()) {
-        uint64_t end = uint64_t(seg.address) + seg.bytes.size();
+        const uint64_t end = uint64_t(seg.address) + seg.size;
         const CpuRegion* region = nullptr;
         for (const auto& r : cfg_.cpu_regions)
             if (seg.address >= r.base && end <= r.base + r.size) region = &r;
         if (!region)
-            throw ElfError(image_->path() + ": segment [" + hex32(seg.address) + ", +" +
-                           std::to_string(seg.bytes.size()) + ") lies outside flash/SRAM of " + cfg_.source_path);
+            throw ElfError(image_->path() + ": segment [" + hex32(seg.address) + ", +" + std::to_string(seg.size) +
+                           ") lies outside flash/SRAM of " + cfg_.source_path);
         // Backdoor load (like a programmer): bypasses the read-only protection of flash.
         check_uc(uc_mem_write(uc_, seg.address, seg.bytes.data(), seg.bytes.size()), "loading " + image_->path());
+        // The zero fill after the file bytes (a region of this device holds it, checked above).
+        const std::vector<uint8_t> zeros(seg.size - seg.bytes.size(), 0);
+        if (!zeros.empty())
+            check_uc(uc_mem_write(uc_, seg.address + uint32_t(seg.bytes.size()), zeros.data(), zeros.size()),
+                     "loading " + image_->path());
     }
 }
 

@@ -20,12 +20,12 @@ std::string trim(const std::string& s) {
     return s.substr(b, s.find_last_not_of(" \t") - b + 1);
 }
 
+}  // namespace
+
 // INDEX.md holds a Markdown table "| vector | device | input | FIFO | streaming | ...".
 // Columns are located by their header so that added columns do not break this.
-std::map<std::string, std::string> read_kinds(const fs::path& index) {
+std::map<std::string, std::string> parse_index_kinds(std::istream& in) {
     std::map<std::string, std::string> kinds;
-    std::ifstream in(index);
-    if (!in) return kinds;
     int fifo_col = -1, stream_col = -1;
     for (std::string line; std::getline(in, line);) {
         if (line.rfind("|", 0) != 0) continue;
@@ -46,20 +46,32 @@ std::map<std::string, std::string> read_kinds(const fs::path& index) {
     return kinds;
 }
 
-std::optional<uint64_t> read_total_latency(const fs::path& meta) {
-    std::ifstream in(meta);
-    if (!in) throw CatalogError(meta.string() + ": cannot open");
+std::optional<uint64_t> parse_total_latency(std::istream& in, const std::string& name) {
     nlohmann::json j;
     try {
         in >> j;
     } catch (const nlohmann::json::exception& e) {
-        throw CatalogError(meta.string() + ": malformed JSON: " + e.what());
+        throw CatalogError(name + ": malformed JSON: " + e.what());
     }
     const auto it = j.find("latency_cycles");
     if (it == j.end() || !it->is_object()) return std::nullopt;
     const auto total = it->find("Total");
     if (total == it->end() || !total->is_number_unsigned()) return std::nullopt;
     return total->get<uint64_t>();
+}
+
+namespace {
+
+std::map<std::string, std::string> read_kinds(const fs::path& index) {
+    std::ifstream in(index);
+    if (!in) return {};
+    return parse_index_kinds(in);
+}
+
+std::optional<uint64_t> read_total_latency(const fs::path& meta) {
+    std::ifstream in(meta);
+    if (!in) throw CatalogError(meta.string() + ": cannot open");
+    return parse_total_latency(in, meta.string());
 }
 
 }  // namespace

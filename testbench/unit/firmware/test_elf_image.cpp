@@ -1,9 +1,13 @@
 // ELF loading and PC -> symbol naming.
 #include <catch2/catch.hpp>
 
+#include <elf.h>
+
+#include <cstring>
 #include <fstream>
 
 #include "testbench/unit/firmware/test_board.h"
+#include "testbench/unit/fuzz_regression.h"
 
 using namespace ai8x;
 
@@ -63,4 +67,38 @@ TEST_CASE("the image lists variables, sections and the linker script's markers",
     const auto objects = img.objects_in(buffer->address, buffer->address + buffer->size);
     REQUIRE(objects.size() == 1);
     CHECK(objects[0].name == "ml_data32");
+}
+
+// Found by fuzz_elf: a 1 KiB file whose loadable segment claims 4 GiB of zero
+// fill (p_memsz 0xffffffff) made the loader allocate and clear all of it.
+TEST_CASE("a segment reaching past the 32-bit address space is refused without allocating it", "[elf][fuzz]") {
+    const std::vector<uint8_t> file = test::fuzz_regression_bytes("fuzz_elf", "zero-fill-past-4gib");
+    try {
+        ElfImage::parse(file, "zero-fill.elf", EM_RISCV);
+        FAIL("loaded a segment that wraps around the address space");
+    } catch (const ElfError& e) {
+        CHECK_THAT(e.what(), Catch::Contains("zero-fill.elf") && Catch::Contains("32-bit address space"));
+    }
+}
+
+TEST_CASE("a segment's zero fill is a size, not stored bytes", "[elf][fuzz]") {
+    std::vector<uint8_t> file = test::fuzz_regression_bytes("fuzz_elf", "zero-fill-past-4gib");
+    // Keep the first program header's LOAD segment (at 0x10000) inside the
+    // address space but still claiming 3.75 GiB; drop the corrupt third header.
+    Elf32_Ehdr eh;
+    std::memcpy(&eh, file.data(), sizeof eh);
+    eh.e_phnum = 2;
+    std::memcpy(file.data(), &eh, sizeof eh);
+    Elf32_Phdr ph;
+    const size_t at = eh.e_phoff + eh.e_phentsize;
+    std::memcpy(&ph, file.data() + at, sizeof ph);
+    REQUIRE(ph.p_type == PT_LOAD);
+    ph.p_memsz = 0xf0000000u;
+    std::memcpy(file.data() + at, &ph, sizeof ph);
+
+    const ElfImage img = ElfImage::parse(file, "zero-fill.elf", EM_RISCV);
+    REQUIRE(img.segments().size() == 1);
+    CHECK(img.segments()[0].address == ph.p_paddr);
+    CHECK(img.segments()[0].size == 0xf0000000u);
+    CHECK(img.segments()[0].bytes.size() == ph.p_filesz);
 }

@@ -68,8 +68,7 @@ TEST_CASE("the RISC-V image starts at the Arm image's __FlashStart_ and keeps to
     for (const auto& s : rv.segments())
         if (s.address < cfg.riscv.sram.base) lowest_flash = std::min(lowest_flash, s.address);
     for (const auto& s : arm.segments())
-        if (s.address < cfg.riscv.sram.base)
-            arm_flash_end = std::max<uint32_t>(arm_flash_end, s.address + s.bytes.size());
+        if (s.address < cfg.riscv.sram.base) arm_flash_end = std::max<uint32_t>(arm_flash_end, s.address + s.size);
     CHECK(lowest_flash == *flash_start);
     CHECK(arm_flash_end <= *flash_start);  // no byte of the two images overlaps
     const auto bss = rv.symbol("ml_data32");

@@ -183,3 +183,11 @@ TEST_CASE("a missing trace file is reported by name", "[trace][parser]") {
         CHECK(std::string(e.what()) == "/nonexistent/x.trace: cannot open trace file");
     }
 }
+
+// A device or pipe never ends (or blocks): reading /dev/zero as an image would
+// hang the parser and grow without bound. Refused by name, before reading.
+TEST_CASE("load/check refuse a memory image that is not a regular file", "[trace][parser]") {
+    const std::string msg = error_of("load 0x20000000 /dev/zero\n");
+    CHECK_THAT(msg,
+               Catch::Contains("t.trace:1") && Catch::Contains("/dev/zero") && Catch::Contains("not a regular file"));
+}
