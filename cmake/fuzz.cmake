@@ -41,12 +41,12 @@ ai8xsim_fuzz_harness(fuzz_trace
 ai8xsim_fuzz_harness(fuzz_word_image
   SOURCES tlm/trace_word_file.cpp tlm/trace_number.cpp)
 ai8xsim_fuzz_harness(fuzz_device_config
-  SOURCES tlm/device_config.cpp tlm/register_description.cpp
+  SOURCES tlm/device_config.cpp tlm/energy_config.cpp tlm/register_description.cpp
   LIBS yaml-cpp)
 ai8xsim_fuzz_harness(fuzz_elf
   SOURCES firmware/host/elf_image.cpp)
 ai8xsim_fuzz_harness(fuzz_run_report
-  SOURCES app/report_html.cpp app/report_heatmap.cpp
+  SOURCES app/report_html.cpp app/report_heatmap.cpp app/report_energy.cpp
   LIBS nlohmann_json::nlohmann_json spdlog::spdlog)
 ai8xsim_fuzz_harness(fuzz_vector_catalog
   SOURCES testbench/conformance/vector_catalog.cpp app/generator_estimate.cpp
