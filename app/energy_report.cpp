@@ -16,13 +16,13 @@ std::optional<double> phase_us(const std::vector<RunReport::Phase>& phases, cons
 
 uint64_t at(const std::vector<uint64_t>& v, std::size_t i) { return i < v.size() ? v[i] : 0; }
 
-const nlohmann::json& field(const nlohmann::json& j, const char* key, const std::string& where) {
+const nlohmann::json& energy_field(const nlohmann::json& j, const char* key, const std::string& where) {
     if (!j.is_object() || !j.contains(key)) throw std::runtime_error(where + ": missing field '" + key + "'");
     return j.at(key);
 }
 
 std::vector<uint64_t> counts(const nlohmann::json& j, const char* key, const std::string& where) {
-    const nlohmann::json& a = field(j, key, where);
+    const nlohmann::json& a = energy_field(j, key, where);
     if (!a.is_array()) throw std::runtime_error(where + "." + key + ": expected an array of counts");
     std::vector<uint64_t> out;
     for (const auto& v : a) {
@@ -90,23 +90,23 @@ std::string energy_summary(const RunReport::Energy& e) {
 
 RunReport::Activity activity_from_json(const nlohmann::json& j) {
     RunReport::Activity a;
-    const nlohmann::json& layers = field(j, "layers", "activity");
+    const nlohmann::json& layers = energy_field(j, "layers", "activity");
     if (!layers.is_array()) throw std::runtime_error("activity.layers: expected an array");
     for (const auto& l : layers) a.layers.push_back(l.get<int>());
     const auto series = [&j](const char* section, const char* first, const char* second, const char* kind,
                              std::vector<RunReport::Activity::Series>& out) {
         const std::string where = std::string("activity.") + section;
-        const nlohmann::json& list = field(j, section, "activity");
+        const nlohmann::json& list = energy_field(j, section, "activity");
         if (!list.is_array()) throw std::runtime_error(where + ": expected an array");
         for (const auto& e : list) {
             RunReport::Activity::Series s;
-            s.name = field(e, "name", where).get<std::string>();
-            s.kind = kind ? std::string(kind) : field(e, "kind", where).get<std::string>();
+            s.name = energy_field(e, "name", where).get<std::string>();
+            s.kind = kind ? std::string(kind) : energy_field(e, "kind", where).get<std::string>();
             s.first = counts(e, first, where);
             if (second) {
                 s.second = counts(e, second, where);
-                s.bus_reads = field(e, "bus_reads", where).get<uint64_t>();
-                s.bus_writes = field(e, "bus_writes", where).get<uint64_t>();
+                s.bus_reads = energy_field(e, "bus_reads", where).get<uint64_t>();
+                s.bus_writes = energy_field(e, "bus_writes", where).get<uint64_t>();
             }
             out.push_back(std::move(s));
         }

@@ -96,7 +96,9 @@ std::string shell_quote(const std::string& s) {
 
 // Runs a command through the shell, returning exit status and combined output.
 int run_tool(const std::string& cmd, std::string& output) {
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    // "e": close-on-exec, so a compiler started by another thread (parallel
+    // builds in one process) does not hold this pipe open past our child.
+    FILE* p = popen((cmd + " 2>&1").c_str(), "re");
     if (!p) throw std::runtime_error("cannot run: " + cmd);
     std::array<char, 4096> buf;
     size_t n;
@@ -119,6 +121,9 @@ FirmwareBuilder::FirmwareBuilder(const DeviceConfig& cfg, std::string cache_root
     : cfg_(cfg), cache_root_(cache_root.empty() ? default_cache_root() : std::move(cache_root)) {}
 
 std::string FirmwareBuilder::default_cache_root() {
+    // One cache for a whole test or CI run (tests, conformance and sweeps
+    // share their builds); entries are keyed by content, so sharing is safe.
+    if (const char* c = std::getenv("AI8XSIM_FIRMWARE_CACHE"); c && *c) return c;
     if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/ai8xsim";
     if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/ai8xsim";
     return (fs::temp_directory_path() / "ai8xsim-cache").string();

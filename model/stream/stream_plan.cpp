@@ -11,7 +11,7 @@ namespace ai8x {
 
 namespace {
 
-void warn(StreamPlan& p, int quadrant, int layer, const std::string& reg, const std::string& msg) {
+void plan_warning(StreamPlan& p, int quadrant, int layer, const std::string& reg, const std::string& msg) {
     p.warnings.push_back({quadrant, layer, reg, msg, "", 1});  // no kind: every static check is kept
 }
 
@@ -45,49 +45,52 @@ void static_checks(const AcceleratorState& state, StreamPlan& p) {
         const StreamLayer& s = p.chain[k];
         const int l = s.layer();
         const int q = s.cfg.lead_quadrant;
-        if (s.start == 0) warn(p, q, l, "LREG_STREAM1", "stream start is 0 in a streaming layer");
-        if (s.fifo_go) warn(p, q, l, "LREG_STREAM1", "FIFO_GO set; this device has no FIFO_GO, bit stored only");
+        if (s.start == 0) plan_warning(p, q, l, "LREG_STREAM1", "stream start is 0 in a streaming layer");
+        if (s.fifo_go)
+            plan_warning(p, q, l, "LREG_STREAM1", "FIFO_GO set; this device has no FIFO_GO, bit stored only");
         if (s.fmax % s.cfg.passes != 0)
-            warn(p, q, l, "LREG_FMAX",
-                 "rollover " + std::to_string(s.fmax) + " is not a multiple of the " + std::to_string(s.cfg.passes) +
-                     " input passes; ring slots drift between passes");
+            plan_warning(p, q, l, "LREG_FMAX",
+                         "rollover " + std::to_string(s.fmax) + " is not a multiple of the " +
+                             std::to_string(s.cfg.passes) + " input passes; ring slots drift between passes");
         if (s.invol != earlier_passes)
-            warn(p, q, l, "LREG_STREAM2",
-                 "INVOL " + std::to_string(s.invol) + " differs from the sum of earlier passes " +
-                     std::to_string(earlier_passes));
+            plan_warning(p, q, l, "LREG_STREAM2",
+                         "INVOL " + std::to_string(s.invol) + " differs from the sum of earlier passes " +
+                             std::to_string(earlier_passes));
         earlier_passes += s.cfg.passes;
-        if (s.cfg.flatten) warn(p, q, l, "LREG_POST", "flatten in a streaming layer");
+        if (s.cfg.flatten) plan_warning(p, q, l, "LREG_POST", "flatten in a streaming layer");
         if (s.cfg.conv_transpose || s.cfg.conv1d)
-            warn(p, q, l, "LREG_ONED",
-                 "1-D or transposed convolution in a streaming layer: the scan model assumes a 2-D stride-1 kernel");
+            plan_warning(
+                p, q, l, "LREG_ONED",
+                "1-D or transposed convolution in a streaming layer: the scan model assumes a 2-D stride-1 kernel");
         if (s.cfg.operands > 1)
-            warn(p, q, l, "LREG_ONED", "element-wise operands in a streaming layer: rings hold interleaved operands");
+            plan_warning(p, q, l, "LREG_ONED",
+                         "element-wise operands in a streaming layer: rings hold interleaved operands");
         for (const auto& t : trams)
             if (s.tptr_sad <= t.second.second && t.second.first <= s.tptr_max)
-                warn(p, q, l, "LREG_TPTR",
-                     "TRAM entries " + std::to_string(s.tptr_sad) + ".." + std::to_string(s.tptr_max) +
-                         " overlap those of streaming layer " + std::to_string(t.first));
+                plan_warning(p, q, l, "LREG_TPTR",
+                             "TRAM entries " + std::to_string(s.tptr_sad) + ".." + std::to_string(s.tptr_max) +
+                                 " overlap those of streaming layer " + std::to_string(t.first));
         trams.push_back({l, {s.tptr_sad, s.tptr_max}});
         for (uint32_t inst : read_instances(cfg, s.cfg)) {
             const Range r{inst, s.ring_offset, s.ring_offset + s.fmax};
             for (const Range& o : rings)
                 if (overlap(r, o))
-                    warn(p, q, l, "LREG_FMAX",
-                         "input ring (instance " + std::to_string(inst) + ", words " + std::to_string(r.begin) + ".." +
-                             std::to_string(r.end - 1) + ") overlaps another streaming layer's ring");
+                    plan_warning(p, q, l, "LREG_FMAX",
+                                 "input ring (instance " + std::to_string(inst) + ", words " + std::to_string(r.begin) +
+                                     ".." + std::to_string(r.end - 1) + ") overlaps another streaming layer's ring");
             rings.push_back(r);
         }
         if (k > 0) {
             const StreamLayer& prod = p.chain[k - 1];
             if (prod.out_cols != s.cfg.in_cols || prod.out_rows != s.cfg.in_rows)
-                warn(p, q, l, "LREG_CCNT",
-                     "input " + std::to_string(s.cfg.in_rows) + "x" + std::to_string(s.cfg.in_cols) +
-                         " differs from the producer's output " + std::to_string(prod.out_rows) + "x" +
-                         std::to_string(prod.out_cols) + "; stream progress is counted in producer pixels");
+                plan_warning(p, q, l, "LREG_CCNT",
+                             "input " + std::to_string(s.cfg.in_rows) + "x" + std::to_string(s.cfg.in_cols) +
+                                 " differs from the producer's output " + std::to_string(prod.out_rows) + "x" +
+                                 std::to_string(prod.out_cols) + "; stream progress is counted in producer pixels");
             if (prod.cfg.write_pass_offset >= prod.cfg.write_stride && prod.cfg.output_passes > 1)
-                warn(p, prod.cfg.lead_quadrant, prod.layer(), "LREG_WPTR_CHOFFS",
-                     "output passes are not interleaved per pixel (pass offset >= write stride) although the "
-                     "next layer streams");
+                plan_warning(p, prod.cfg.lead_quadrant, prod.layer(), "LREG_WPTR_CHOFFS",
+                             "output passes are not interleaved per pixel (pass offset >= write stride) although the "
+                             "next layer streams");
         }
     }
     // The last chain layer's output must lie outside every ring.
@@ -103,9 +106,9 @@ void static_checks(const AcceleratorState& state, StreamPlan& p) {
                             static_cast<uint32_t>(std::min<uint64_t>((ptr & mask) + span, cfg.data_sram.words))};
             for (const Range& r : rings)
                 if (overlap(out, r)) {
-                    warn(p, c.lead_quadrant, c.layer, "LREG_WPTR_BASE",
-                         "output of the last streaming layer overlaps a streaming input ring (instance " +
-                             std::to_string(r.instance) + ")");
+                    plan_warning(p, c.lead_quadrant, c.layer, "LREG_WPTR_BASE",
+                                 "output of the last streaming layer overlaps a streaming input ring (instance " +
+                                     std::to_string(r.instance) + ")");
                     break;
                 }
         }
@@ -117,21 +120,21 @@ void static_checks(const AcceleratorState& state, StreamPlan& p) {
         const uint64_t ring_pixels = uint64_t{s.fmax} * p.pixels_per_word() / c.passes;
         const uint64_t window = uint64_t{c.pool_rows - 1} * c.in_cols + c.pool_cols;
         if (s.start > ring_pixels)
-            warn(p, c.lead_quadrant, c.layer, "LREG_STREAM1",
-                 "stream start " + std::to_string(s.start) + " pixels exceeds the input ring of " +
-                     std::to_string(ring_pixels) + " pixels: the stream cannot start without overwriting data");
+            plan_warning(p, c.lead_quadrant, c.layer, "LREG_STREAM1",
+                         "stream start " + std::to_string(s.start) + " pixels exceeds the input ring of " +
+                             std::to_string(ring_pixels) + " pixels: the stream cannot start without overwriting data");
         if (ring_pixels < window)
-            warn(p, c.lead_quadrant, c.layer, "LREG_FMAX",
-                 "input ring of " + std::to_string(ring_pixels) + " pixels cannot hold one pooling window (" +
-                     std::to_string(window) + " pixels)");
+            plan_warning(p, c.lead_quadrant, c.layer, "LREG_FMAX",
+                         "input ring of " + std::to_string(ring_pixels) + " pixels cannot hold one pooling window (" +
+                             std::to_string(window) + " pixels)");
         const uint32_t ops = c.operands;
         const uint32_t d1 = (c.pool_stride - 1) * ops;
         const uint32_t d2 = (c.pool_rows - 1) * c.in_cols * ops;
         if (s.delta1 != d1 || s.delta2 != d2)
-            warn(p, c.lead_quadrant, c.layer, "LREG_STREAM2",
-                 "layer 0 deltas " + std::to_string(s.delta1) + "/" + std::to_string(s.delta2) +
-                     " differ from the generator's " + std::to_string(d1) + "/" + std::to_string(d2) +
-                     "; their role for the FIFO-fed layer is not modelled");
+            plan_warning(p, c.lead_quadrant, c.layer, "LREG_STREAM2",
+                         "layer 0 deltas " + std::to_string(s.delta1) + "/" + std::to_string(s.delta2) +
+                             " differ from the generator's " + std::to_string(d1) + "/" + std::to_string(d2) +
+                             "; their role for the FIFO-fed layer is not modelled");
     }
 }
 
@@ -174,16 +177,17 @@ StreamPlan make_stream_plan(const AcceleratorState& state) {
             const uint64_t pixels = uint64_t{c0->in_rows} * c0->in_cols;
             const uint64_t expect = c0->chw_input ? (pixels + 3) / 4 : pixels;
             if (p.frame_words == 0)
-                warn(p, master, l0, "REG_IFRM", "input frame size is 0 in FIFO mode");
+                plan_warning(p, master, l0, "REG_IFRM", "input frame size is 0 in FIFO mode");
             else if (p.frame_words != expect)
-                warn(p, master, l0, "REG_IFRM",
-                     "frame of " + std::to_string(p.frame_words) + " words per FIFO, layer " + std::to_string(l0) +
-                         " reads " + std::to_string(expect));
+                plan_warning(p, master, l0, "REG_IFRM",
+                             "frame of " + std::to_string(p.frame_words) + " words per FIFO, layer " +
+                                 std::to_string(l0) + " reads " + std::to_string(expect));
         }
-        if (p.fifo_enables == 0) warn(p, master, l0, "FIFO_CTL", "FIFO mode without any enabled FIFO");
+        if (p.fifo_enables == 0) plan_warning(p, master, l0, "FIFO_CTL", "FIFO mode without any enabled FIFO");
     }
     if (p.streaming && p.fifo_mode && !f.ctl.lilbuf.is_set(mq.ctl))
-        warn(p, master, l0, "REG_CTL", "streaming with FIFOs but LILBUF clear; generated firmware always sets it");
+        plan_warning(p, master, l0, "REG_CTL",
+                     "streaming with FIFOs but LILBUF clear; generated firmware always sets it");
 
     const unsigned bits = word_bits(cfg);
     int l = l0;
@@ -197,9 +201,9 @@ StreamPlan make_stream_plan(const AcceleratorState& state) {
             if (!layer_streams(state, seq, q, l)) break;
             const uint32_t fmax = f.layer.fbuf_max.get(lreg(q, LREG_FMAX, l));
             if (p.chain.size() == cfg.max_stream_layers) {
-                warn(p, q, l, "LREG_FMAX",
-                     "more than " + std::to_string(cfg.max_stream_layers) +
-                         " streaming layers; the rest run as non-streaming layers");
+                plan_warning(p, q, l, "LREG_FMAX",
+                             "more than " + std::to_string(cfg.max_stream_layers) +
+                                 " streaming layers; the rest run as non-streaming layers");
                 break;
             }
             StreamLayer s;
@@ -222,23 +226,25 @@ StreamPlan make_stream_plan(const AcceleratorState& state) {
                 for (unsigned kind :
                      {unsigned(LREG_STREAM1), unsigned(LREG_STREAM2), unsigned(LREG_FMAX), unsigned(LREG_RPTR_BASE)})
                     if (lreg(oq, kind, l) != lreg(q, kind, l))
-                        warn(p, oq, l, layer_register_name(cfg, kind),
-                             "differs from quadrant " + std::to_string(q) + "; using quadrant " + std::to_string(q));
+                        plan_warning(
+                            p, oq, l, layer_register_name(cfg, kind),
+                            "differs from quadrant " + std::to_string(q) + "; using quadrant " + std::to_string(q));
             }
             p.chain.push_back(std::move(s));
             p.chain.back().cfg = *c;
         }
         if (p.chain.empty())
-            warn(p, master, l0, "LREG_FMAX",
-                 "REG_CTL streaming bit set but layer " + std::to_string(l0) + " has no rollover; nothing streams");
+            plan_warning(
+                p, master, l0, "LREG_FMAX",
+                "REG_CTL streaming bit set but layer " + std::to_string(l0) + " has no rollover; nothing streams");
     }
     // Rollover values after the chain mean the registers intended a longer or gapped chain.
     for (int k = l + (p.streaming ? 1 : 0); k <= p.last_layer; ++k)
         for (int q : p.quadrants)
             if (f.layer.fbuf_max.get(lreg(q, LREG_FMAX, k)) != 0) {
-                warn(p, q, k, "LREG_FMAX",
-                     p.streaming ? "rollover set on a layer after the streaming chain ended; ignored"
-                                 : "rollover set while REG_CTL streaming bit is clear; ignored");
+                plan_warning(p, q, k, "LREG_FMAX",
+                             p.streaming ? "rollover set on a layer after the streaming chain ended; ignored"
+                                         : "rollover set while REG_CTL streaming bit is clear; ignored");
                 break;
             }
     static_checks(state, p);

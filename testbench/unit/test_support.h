@@ -4,16 +4,62 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <unistd.h>
 
 #include <systemc>
 #include <tlm>
 
 namespace ai8x::test {
+
+// The golden vectors of the MAX78000 (../shared/vectors).
+inline const std::string kVectors = std::string(AI8XSIM_SHARED_DIR) + "/vectors";
+
+// Firmware build cache of the tests: $AI8XSIM_FIRMWARE_CACHE when set (CI
+// shares one cache between the release and sanitizer tests and the
+// conformance runs, so each image is compiled once), else one beside the
+// ai8xsim binary under test.
+inline std::string firmware_cache() {
+    if (const char* c = std::getenv("AI8XSIM_FIRMWARE_CACHE"); c && *c) return c;
+    return ai8x::test::firmware_cache();
+}
+
+// A folder of its own for one test process, removed with everything in it
+// when the test ends; `tag` names the test file in the folder's name.
+struct ScratchDir {
+    std::filesystem::path path;
+    explicit ScratchDir(const std::string& tag)
+        : path(std::filesystem::temp_directory_path() / ("ai8xsim-" + tag + "-" + std::to_string(getpid()))) {
+        std::filesystem::create_directories(path);
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    void write(const std::string& name, const std::string& bytes) const {
+        std::ofstream(path / name, std::ios::binary) << bytes;
+    }
+};
+
+// True if `needle` occurs in `haystack`.
+inline bool contains(const std::string& haystack, const std::string& needle) {
+    return haystack.find(needle) != std::string::npos;
+}
+
+// An address or register value as the command line prints it: 0x and eight hex digits.
+inline std::string hex_word(uint64_t v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(v));
+    return buf;
+}
 
 // The whole content of a file ("" if it cannot be read).
 inline std::string slurp(const std::filesystem::path& p) {

@@ -17,8 +17,14 @@
 
 #include "app/run_options.h"
 #include "app/run_report.h"
+#include "testbench/unit/test_support.h"
 
 namespace ai8x::test {
+
+// Folder of the bundled example firmware `name` (firmware/examples/NAME).
+inline std::string example_firmware(const std::string& name) {
+    return std::string(AI8XSIM_SOURCE_DIR) + "/firmware/examples/" + name;
+}
 
 // A fresh folder under the temp directory, unique per test process.
 inline std::filesystem::path scratch(const std::string& tag) {
@@ -48,7 +54,7 @@ inline nlohmann::json report_as_json(const RunReport& report) {
 inline RunOptions run_options_for(const std::string& dir, const std::filesystem::path& work) {
     RunOptions o;
     o.vector_dir = dir;
-    o.build_dir = std::string(AI8XSIM_BINARY) + ".fwcache";
+    o.build_dir = ai8x::test::firmware_cache();
     o.json_out = (work / "result.json").string();
     o.quiet_console = true;
     return o;

@@ -17,13 +17,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
+struct ExampleOutcome {
     int exit_code = -1;
     std::string out;
 };
 
-Outcome run_binary(const std::string& args) {
-    Outcome r;
+ExampleOutcome run_example_cli(const std::string& args) {
+    ExampleOutcome r;
     const std::string cmd =
         "SC_COPYRIGHT_MESSAGE=DISABLE '" + std::string(AI8XSIM_BINARY) + "' " + args + " 2>/dev/null";
     FILE* p = popen(cmd.c_str(), "r");
@@ -46,7 +46,7 @@ std::string read_all(const fs::path& p) {
 }  // namespace
 
 TEST_CASE("ai8xsim with no arguments runs the bundled example and passes", "[app][bundled]") {
-    Outcome r = run_binary("");
+    ExampleOutcome r = run_example_cli("");
     INFO(r.out);
     CHECK(r.exit_code == 0);
     CHECK(r.out.find("*** PASS ***") != std::string::npos);
@@ -68,7 +68,7 @@ TEST_CASE("the bundled example's check fails when its reference is wrong", "[app
     main_c.replace(at, relu.size(), "return (int8_t) v;");
     std::ofstream(dir / "main.c") << main_c;
 
-    Outcome r = run_binary("run '" + dir.string() + "'");
+    ExampleOutcome r = run_example_cli("run '" + dir.string() + "'");
     fs::remove_all(dir);
     INFO(r.out);
     CHECK(r.exit_code != 0);

@@ -18,61 +18,53 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
+struct CliOutcome {
     int exit_code = -1;
     std::string out, err;
 };
 
-struct Scratch {
+struct CliScratch {
     fs::path dir;
-    explicit Scratch(const std::string& purpose = "files")
+    explicit CliScratch(const std::string& purpose = "files")
         : dir(fs::temp_directory_path() / ("ai8xsim-cli-" + purpose + "-" + std::to_string(getpid()))) {
         fs::create_directories(dir);
     }
-    ~Scratch() { fs::remove_all(dir); }
+    ~CliScratch() { fs::remove_all(dir); }
     std::string file(const std::string& name, const std::string& text) const {
         std::ofstream(dir / name) << text;
         return (dir / name).string();
     }
 };
 
+using ai8x::test::contains;
+using ai8x::test::hex_word;
 using ai8x::test::slurp;
 
 // Runs `ai8xsim ARGS` (ARGS already shell-quoted where needed).
-Outcome ai8xsim(const std::string& args) {
-    Scratch s("output");
+CliOutcome run_cli(const std::string& args) {
+    CliScratch s("output");
     const std::string cmd = std::string("'") + AI8XSIM_BINARY + "' " + args + " >'" + (s.dir / "out").string() +
                             "' 2>'" + (s.dir / "err").string() + "'";
     const int status = std::system(cmd.c_str());
-    Outcome o;
+    CliOutcome o;
     o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     o.out = slurp(s.dir / "out");
     o.err = slurp(s.dir / "err");
     return o;
 }
 
-bool contains(const std::string& haystack, const std::string& needle) {
-    return haystack.find(needle) != std::string::npos;
-}
-
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(v));
-    return buf;
-}
-
 }  // namespace
 
 TEST_CASE("cli: --version and --help succeed", "[cli]") {
-    const Outcome v = ai8xsim("--version");
+    const CliOutcome v = run_cli("--version");
     CHECK(v.exit_code == 0);
     CHECK(contains(v.out, AI8XSIM_VERSION));
-    const Outcome h = ai8xsim("--help");
+    const CliOutcome h = run_cli("--help");
     CHECK(h.exit_code == 0);
     CHECK(contains(h.out, "run"));
     CHECK(contains(h.out, "replay"));
     CHECK(contains(h.out, "--log-level"));
-    const Outcome rh = ai8xsim("run --help");
+    const CliOutcome rh = run_cli("run --help");
     CHECK(rh.exit_code == 0);
     for (const char* opt :
          {"--build-dir", "--config", "--json", "--trace-out", "--dump-layers", "--timeout", "--set", "--quiet"}) {
@@ -84,11 +76,11 @@ TEST_CASE("cli: --version and --help succeed", "[cli]") {
 TEST_CASE("cli: unknown options and subcommands exit 2 with a message", "[cli]") {
     for (const char* args : {"--frobnicate", "run --frobnicate", "replay x.trace --frobnicate", "fly", "-v loud"}) {
         INFO(args);
-        const Outcome o = ai8xsim(args);
+        const CliOutcome o = run_cli(args);
         CHECK(o.exit_code == 2);
         CHECK_FALSE(o.err.empty());
     }
-    CHECK(contains(ai8xsim("--frobnicate").err, "--frobnicate"));
+    CHECK(contains(run_cli("--frobnicate").err, "--frobnicate"));
 }
 
 TEST_CASE("cli: bad run arguments exit 2 before anything runs", "[cli]") {
@@ -107,24 +99,24 @@ TEST_CASE("cli: bad run arguments exit 2 before anything runs", "[cli]") {
     };
     for (const auto& c : cases) {
         INFO(c.args);
-        const Outcome o = ai8xsim(c.args);
+        const CliOutcome o = run_cli(c.args);
         CHECK(o.exit_code == 2);
         CHECK(contains(o.err, c.message));
     }
 }
 
 TEST_CASE("cli: replay rejects missing and malformed traces with exit 2", "[cli][replay]") {
-    Scratch s;
-    CHECK(ai8xsim("replay").exit_code == 2);
-    const Outcome missing = ai8xsim("replay " + (s.dir / "none.trace").string());
+    CliScratch s;
+    CHECK(run_cli("replay").exit_code == 2);
+    const CliOutcome missing = run_cli("replay " + (s.dir / "none.trace").string());
     CHECK(missing.exit_code == 2);
     CHECK(contains(missing.err, "none.trace: cannot open trace file"));
     const std::string bad = s.file("bad.trace", "# fine\nwrite32 0x50400000\n");
-    const Outcome o = ai8xsim("replay " + bad);
+    const CliOutcome o = run_cli("replay " + bad);
     CHECK(o.exit_code == 2);
     CHECK(contains(o.err, bad + ":2: expected write32 ADDR VALUE, got 1 argument"));
     const std::string good = s.file("good.trace", "write32 0x50400000 1\n");
-    const Outcome badcfg = ai8xsim("replay " + good + " --config " + s.file("cfg.yaml", "name: [unclosed\n"));
+    const CliOutcome badcfg = run_cli("replay " + good + " --config " + s.file("cfg.yaml", "name: [unclosed\n"));
     CHECK(badcfg.exit_code == 2);
     CHECK(contains(badcfg.err, "cfg.yaml"));
 }
@@ -135,33 +127,33 @@ TEST_CASE("cli: replay on the virtual board passes and fails like its checks", "
     const uint64_t a = cfg.data_sram.base;
     const uint64_t b = a + cfg.data_sram.slot_bytes;
     const uint64_t c = cfg.data_sram.base + cfg.data_sram.quadrant_stride;
-    Scratch s;
-    const std::string pass = s.file("pass.trace", "write32 " + hex(a) +
+    CliScratch s;
+    const std::string pass = s.file("pass.trace", "write32 " + hex_word(a) +
                                                       " 0x12345678\n"
                                                       "write32 " +
-                                                      hex(b) +
+                                                      hex_word(b) +
                                                       " 0x9abcdef0\n"
                                                       "write32 " +
-                                                      hex(c) +
+                                                      hex_word(c) +
                                                       " 0x0badcafe\n"
                                                       "read32  " +
-                                                      hex(a) +
+                                                      hex_word(a) +
                                                       " 0x12345678\n"
                                                       "read32  " +
-                                                      hex(b) +
+                                                      hex_word(b) +
                                                       " 0x9abcdef0\n"
                                                       "read32  " +
-                                                      hex(c) + " 0x0badcafe\n");
-    const Outcome ok = ai8xsim("replay " + pass);
+                                                      hex_word(c) + " 0x0badcafe\n");
+    const CliOutcome ok = run_cli("replay " + pass);
     INFO(ok.err);
     CHECK(ok.exit_code == 0);
 
-    const std::string fail = s.file("fail.trace", "write32 " + hex(a) +
+    const std::string fail = s.file("fail.trace", "write32 " + hex_word(a) +
                                                       " 0x12345678\n"
                                                       "read32  " +
-                                                      hex(a) + " 0x12345679\n");
-    const Outcome bad = ai8xsim("replay " + fail);
+                                                      hex_word(a) + " 0x12345679\n");
+    const CliOutcome bad = run_cli("replay " + fail);
     CHECK(bad.exit_code == 1);
     CHECK(contains(bad.err,
-                   fail + ":2: read32 at " + hex(a) + ": expected 0x12345679 (mask 0xffffffff), got 0x12345678"));
+                   fail + ":2: read32 at " + hex_word(a) + ": expected 0x12345679 (mask 0xffffffff), got 0x12345678"));
 }

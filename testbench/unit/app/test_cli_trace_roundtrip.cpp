@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int run_ai8xsim(const std::string& args, const fs::path& err_file) {
+int run_roundtrip(const std::string& args, const fs::path& err_file) {
     const std::string cmd =
         std::string("'") + AI8XSIM_BINARY + "' " + args + " >/dev/null 2>'" + err_file.string() + "'";
     const int status = std::system(cmd.c_str());
@@ -45,7 +45,7 @@ TEST_CASE("cli: a trace recorded from a golden vector replays, and a changed che
     const fs::path trace = dir / "recorded.trace";
     const fs::path err = dir / "err.txt";
 
-    REQUIRE(run_ai8xsim("run '" + vector.string() + "' --quiet --trace-out '" + trace.string() + "'", err) == 0);
+    REQUIRE(run_roundtrip("run '" + vector.string() + "' --quiet --trace-out '" + trace.string() + "'", err) == 0);
     const std::vector<std::string> lines = read_lines(trace);
     std::size_t writes = 0, reads = 0, irqs = 0;
     for (const auto& l : lines) {
@@ -63,7 +63,7 @@ TEST_CASE("cli: a trace recorded from a golden vector replays, and a changed che
     CHECK(names("cnn.q0.kernel") > 0);
     CHECK(names("cnn.q0.data_sram") > 0);
 
-    const int replay_rc = run_ai8xsim("replay '" + trace.string() + "'", err);
+    const int replay_rc = run_roundtrip("replay '" + trace.string() + "'", err);
     INFO(slurp(err));
     CHECK(replay_rc == 0);
 
@@ -86,7 +86,7 @@ TEST_CASE("cli: a trace recorded from a golden vector replays, and a changed che
         std::ofstream out(bad);
         for (const auto& l : changed) out << l << "\n";
     }
-    CHECK(run_ai8xsim("replay '" + bad.string() + "'", err) == 1);
+    CHECK(run_roundtrip("replay '" + bad.string() + "'", err) == 1);
     const std::string message = slurp(err);
     CHECK(message.find(bad.string() + ":" + std::to_string(target + 1) + ": read32 at " + address + ": expected " +
                        buf) != std::string::npos);

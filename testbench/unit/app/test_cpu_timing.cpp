@@ -33,11 +33,11 @@ std::string vector_path(const std::string& name) { return std::string(AI8XSIM_SH
 
 // Runs `ai8xsim run` as a child process (SystemC elaborates one design per
 // process, and several tests here compare two runs) and returns its JSON.
-nlohmann::json run_json(const std::string& dir, const fs::path& work, const std::string& config = {}) {
+nlohmann::json run_timed(const std::string& dir, const fs::path& work, const std::string& config = {}) {
     static int serial = 0;
     const fs::path out = work / ("run" + std::to_string(serial++) + ".json");
-    std::string cmd = std::string("'") + AI8XSIM_BINARY + "' run '" + dir + "' --quiet --build-dir '" + AI8XSIM_BINARY +
-                      ".fwcache' --json '" + out.string() + "'";
+    std::string cmd = std::string("'") + AI8XSIM_BINARY + "' run '" + dir + "' --quiet --build-dir '" +
+                      ai8x::test::firmware_cache() + "\' --json '" + out.string() + "'";
     if (!config.empty()) cmd += " --config '" + config + "'";
     const int status = std::system(cmd.c_str());
     const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -90,8 +90,8 @@ const std::regex kStopwatchLine(R"(Approximate (?:data loading and )?inference t
 // Returns the run's JSON for further checks.
 nlohmann::json check_stopwatch(const std::string& dir, const fs::path& work) {
     const DeviceConfig cfg = load_device_config(default_device_config_path());
-    const std::string cache = std::string(AI8XSIM_BINARY) + ".fwcache";
-    const nlohmann::json run = run_json(dir, work);
+    const std::string cache = ai8x::test::firmware_cache();
+    const nlohmann::json run = run_timed(dir, work);
     REQUIRE(run.at("result") == "pass");
 
     std::smatch m;
@@ -182,8 +182,8 @@ TEST_CASE("inference timer: FIFO firmware's stopwatch agrees with CNN cycles, FI
 
 TEST_CASE("phases: kws20 has every phase, weights grow with the kernel words loaded", "[cpu][phases][vectors]") {
     const fs::path work = scratch("phases");
-    const nlohmann::json kws = run_json(vector_path("demo-kws20_v3"), work);
-    const nlohmann::json small = run_json(vector_path("demo-mnist-extrasmall"), work);
+    const nlohmann::json kws = run_timed(vector_path("demo-kws20_v3"), work);
+    const nlohmann::json small = run_timed(vector_path("demo-mnist-extrasmall"), work);
     for (const char* phase : {"weights", "bias", "configure", "input", "inference", "unload_check"}) {
         INFO(phase);
         REQUIRE(kws.at("phases").at(phase).is_number());
@@ -210,7 +210,7 @@ TEST_CASE("phases: a firmware that does not load biases reports no bias phase", 
     REQUIRE(std::regex_search(main_c, call));
     std::ofstream(dir / "main.c") << std::regex_replace(main_c, call, "");
 
-    const nlohmann::json run = run_json(dir.string(), work);
+    const nlohmann::json run = run_timed(dir.string(), work);
     CHECK(run.at("phases").at("bias").is_null());
     CHECK(run.at("phases").at("weights").is_number());
     CHECK(run.at("phases").at("configure").is_number());
@@ -229,8 +229,8 @@ TEST_CASE("cost model: more flash wait states lengthen the weight load, not the 
                                               "flash_wait_states: " + std::to_string(cfg.bus.flash_wait_states + 4));
     REQUIRE(load_device_config(slow.string()).bus.flash_wait_states == cfg.bus.flash_wait_states + 4);
 
-    const nlohmann::json fast_run = run_json(vector_path("demo-mnist-extrasmall"), work);
-    const nlohmann::json slow_run = run_json(vector_path("demo-mnist-extrasmall"), work, slow.string());
+    const nlohmann::json fast_run = run_timed(vector_path("demo-mnist-extrasmall"), work);
+    const nlohmann::json slow_run = run_timed(vector_path("demo-mnist-extrasmall"), work, slow.string());
     CHECK(slow_run["phases"]["weights"].get<double>() > fast_run["phases"]["weights"].get<double>());
     CHECK(slow_run["cnn_cycles"] == fast_run["cnn_cycles"]);
     CHECK(slow_run["result"] == "pass");

@@ -23,17 +23,17 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kVectors = std::string(AI8XSIM_SHARED_DIR) + "/vectors";
-const std::vector<std::string> kSample = {"demo-mnist-extrasmall", "t-test-fifo-hwc",
-                                          "t-test-fifostream-nonsquare-hwc"};
+using test::kVectors;
+const std::vector<std::string> kDeterminismSample = {"demo-mnist-extrasmall", "t-test-fifo-hwc",
+                                                     "t-test-fifostream-nonsquare-hwc"};
 
 // `ai8xsim run` of `vector` with every output of interest under `out`.
 std::string run_command(const std::string& vector, const fs::path& out) {
     const std::string o = out.string();
     return fmt::format(
-        "'{}' run '{}/{}' --quiet --build-dir '{}.fwcache' --json '{}/run.json' --dump-layers '{}/layers' "
+        "'{}' run '{}/{}' --quiet --build-dir '{}' --json '{}/run.json' --dump-layers '{}/layers' "
         "--trace-out '{}/trace.txt' --vcd '{}/waves.vcd' --timeline '{}/timeline.json'",
-        AI8XSIM_BINARY, kVectors, vector, AI8XSIM_BINARY, o, o, o, o, o);
+        AI8XSIM_BINARY, kVectors, vector, ai8x::test::firmware_cache(), o, o, o, o, o);
 }
 
 // The run JSON without its wall-clock fields, each of which must be there.
@@ -71,7 +71,7 @@ TEST_CASE("determinism: the run JSON lists every wall-clock field it writes", "[
 
 TEST_CASE("determinism: run JSON, layer dumps and traces are identical run after run and with runs at once",
           "[determinism]") {
-    for (const auto& vector : kSample) {
+    for (const auto& vector : kDeterminismSample) {
         DYNAMIC_SECTION(vector) {
             const fs::path work = scratch("determinism-" + vector);
             for (const char* run : {"alone", "first", "second"}) fs::create_directories(work / run);
@@ -109,7 +109,7 @@ TEST_CASE("determinism: run JSON, layer dumps and traces are identical run after
 TEST_CASE("determinism: the conformance runner's results do not depend on -j", "[determinism][conformance]") {
     const fs::path work = scratch("determinism-jobs");
     std::string only;
-    for (const auto& v : kSample) only += " --only " + v;
+    for (const auto& v : kDeterminismSample) only += " --only " + v;
     std::map<unsigned, ShellRun> reports;
     for (unsigned jobs : {1u, 3u}) {
         reports.emplace(jobs, run_shell(fmt::format("'{}' '{}' --ai8xsim '{}' --build-root '{}.fwcache-conformance' "
@@ -121,7 +121,7 @@ TEST_CASE("determinism: the conformance runner's results do not depend on -j", "
         REQUIRE(reports.at(jobs).exit_code == 0);
     }
     CHECK(conformance_report_without_wall(reports.at(1).out) == conformance_report_without_wall(reports.at(3).out));
-    for (const auto& v : kSample) {
+    for (const auto& v : kDeterminismSample) {
         INFO(v);
         CHECK(without_wall_clock(work / "1" / (v + ".json")) == without_wall_clock(work / "3" / (v + ".json")));
     }

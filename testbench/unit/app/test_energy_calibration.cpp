@@ -27,11 +27,11 @@ namespace {
 
 // Runs `ai8xsim run` as a child process (several runs per test case); the
 // console goes to `stdout_file`, the report is returned.
-nlohmann::json run_json(const std::string& dir, const fs::path& work, const std::string& stdout_file = "/dev/null") {
+nlohmann::json run_energy(const std::string& dir, const fs::path& work, const std::string& stdout_file = "/dev/null") {
     static int serial = 0;
     const fs::path out = work / ("run" + std::to_string(serial++) + ".json");
     const std::string cmd = std::string("SC_COPYRIGHT_MESSAGE=DISABLE '") + AI8XSIM_BINARY + "' run '" + dir +
-                            "' --build-dir '" + AI8XSIM_BINARY + ".fwcache' --json '" + out.string() + "' >'" +
+                            "' --build-dir '" + ai8x::test::firmware_cache() + "\' --json '" + out.string() + "' >'" +
                             stdout_file + "' 2>/dev/null";
     const int status = std::system(cmd.c_str());
     const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -57,7 +57,7 @@ TEST_CASE("energy: MAX78002 coefficients meet AN7664 within 15% on the networks 
     std::vector<CalibrationRun> runs;
     for (const EnergyMeasurement& m : cfg.energy.calibration)
         runs.push_back(calibration_run(
-            cfg.energy, run_json(std::string(AI8XSIM_SHARED_DIR) + "/vectors-max78002/" + m.vector, work)));
+            cfg.energy, run_energy(std::string(AI8XSIM_SHARED_DIR) + "/vectors-max78002/" + m.vector, work)));
     fs::remove_all(work);
 
     int validated = 0;
@@ -100,7 +100,7 @@ TEST_CASE("energy: the run JSON's phases and layers add up, and the summary line
     const fs::path work = scratch("energy-json");
     const fs::path console = work / "stdout.txt";
     const nlohmann::json j =
-        run_json(std::string(AI8XSIM_SHARED_DIR) + "/vectors-max78002/demo87-mnist", work, console.string());
+        run_energy(std::string(AI8XSIM_SHARED_DIR) + "/vectors-max78002/demo87-mnist", work, console.string());
     const std::string out = text_of(console);
     fs::remove_all(work);
     const nlohmann::json& e = j.at("energy");
@@ -133,7 +133,7 @@ TEST_CASE("energy: a MAX78000 run is reported as uncalibrated", "[energy][run]")
     const fs::path work = scratch("energy-max78000");
     const fs::path console = work / "stdout.txt";
     const nlohmann::json j =
-        run_json(std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-mnist-extrasmall", work, console.string());
+        run_energy(std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-mnist-extrasmall", work, console.string());
     const std::string out = text_of(console);
     fs::remove_all(work);
     CHECK(j.at("energy").at("status") == "uncalibrated");

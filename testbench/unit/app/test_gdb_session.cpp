@@ -36,13 +36,13 @@ constexpr int kStartupSeconds = 300;
 constexpr int kGdbSeconds = 120;
 constexpr int kRunSeconds = 600;
 
-struct Scratch {
+struct GdbScratch {
     fs::path dir;
-    explicit Scratch(const std::string& tag)
+    explicit GdbScratch(const std::string& tag)
         : dir(fs::temp_directory_path() / ("ai8xsim-gdb-" + tag + "-" + std::to_string(getpid()))) {
         fs::create_directories(dir);
     }
-    ~Scratch() { fs::remove_all(dir); }
+    ~GdbScratch() { fs::remove_all(dir); }
 };
 
 // `ai8xsim run ARGS...` in the background (under `timeout`, so it cannot
@@ -150,8 +150,8 @@ TEST_CASE("run --gdb: gdb-multiarch breaks, reads registers and accelerator memo
     const auto expected_ctl = value_before_cnn_start(vector / "cnn.c", kQuadrant0Ctl);
     REQUIRE(expected_ctl);
 
-    Scratch s("session");
-    const std::string cache = std::string(AI8XSIM_BINARY) + ".fwcache";
+    GdbScratch s("session");
+    const std::string cache = ai8x::test::firmware_cache();
     BackgroundRun run({vector.string(), "--gdb", "0", "--build-dir", cache, "--json", (s.dir / "gdb.json").string()},
                       s.dir / "out", s.dir / "err");
     const auto listening = run.wait_for_stderr(kListening, kStartupSeconds);
@@ -227,9 +227,8 @@ TEST_CASE("run --gdb: a port already in use is a usage error naming the port", "
     getsockname(busy, reinterpret_cast<sockaddr*>(&addr), &len);
     const std::string port = std::to_string(ntohs(addr.sin_port));
 
-    Scratch s("busy");
-    BackgroundRun run({"--gdb", port, "--build-dir", std::string(AI8XSIM_BINARY) + ".fwcache"}, s.dir / "out",
-                      s.dir / "err");
+    GdbScratch s("busy");
+    BackgroundRun run({"--gdb", port, "--build-dir", ai8x::test::firmware_cache()}, s.dir / "out", s.dir / "err");
     const int rc = run.wait_exit(kStartupSeconds);
     close(busy);
     const std::string err = slurp(s.dir / "err");
@@ -240,9 +239,8 @@ TEST_CASE("run --gdb: a port already in use is a usage error naming the port", "
 }
 
 TEST_CASE("run --gdb: when GDB goes away the run continues to its verdict", "[gdb]") {
-    Scratch s("gone");
-    BackgroundRun run({"--gdb", "0", "--build-dir", std::string(AI8XSIM_BINARY) + ".fwcache"}, s.dir / "out",
-                      s.dir / "err");
+    GdbScratch s("gone");
+    BackgroundRun run({"--gdb", "0", "--build-dir", ai8x::test::firmware_cache()}, s.dir / "out", s.dir / "err");
     const auto listening = run.wait_for_stderr(kListening, kStartupSeconds);
     INFO(slurp(s.dir / "err"));
     REQUIRE(listening);
@@ -328,10 +326,10 @@ uint32_t le32(const std::string& hex8) {
 
 TEST_CASE("run --gdb: Ctrl-C stops a spinning CPU, a step moves the pc, kill ends the run with exit 3", "[gdb]") {
     const fs::path hang = fs::path(AI8XSIM_SOURCE_DIR) / "firmware" / "examples" / "hang";
-    Scratch s("raw");
+    GdbScratch s("raw");
     // The firmware spins forever: only the debugger's kill ends this run.
     BackgroundRun run(
-        {hang.string(), "--timeout", "1000000", "--gdb", "0", "--build-dir", std::string(AI8XSIM_BINARY) + ".fwcache"},
+        {hang.string(), "--timeout", "1000000", "--gdb", "0", "--build-dir", ai8x::test::firmware_cache()},
         s.dir / "out", s.dir / "err");
     const auto listening = run.wait_for_stderr(kListening, kStartupSeconds);
     INFO(slurp(s.dir / "err"));

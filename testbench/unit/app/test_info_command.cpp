@@ -22,7 +22,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Outcome {
+using ai8x::test::contains;
+
+struct InfoOutcome {
     int exit_code = -1;
     std::string out, err;
 };
@@ -33,21 +35,17 @@ fs::path scratch_dir() {
     return d;
 }
 
-Outcome ai8xsim(const std::string& args) {
+InfoOutcome run_info_cli(const std::string& args) {
     const fs::path d = scratch_dir();
     const std::string cmd = std::string("'") + AI8XSIM_BINARY + "' " + args + " >'" + (d / "out").string() + "' 2>'" +
                             (d / "err").string() + "'";
     const int status = std::system(cmd.c_str());
-    Outcome o;
+    InfoOutcome o;
     o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     o.out = ai8x::test::slurp(d / "out");
     o.err = ai8x::test::slurp(d / "err");
     fs::remove_all(d);
     return o;
-}
-
-bool contains(const std::string& haystack, const std::string& needle) {
-    return haystack.find(needle) != std::string::npos;
 }
 
 // Every window of `module` and its descendants, by name.
@@ -62,7 +60,7 @@ TEST_CASE("info: --json places every accelerator window, with the board's base a
     const ai8x::DeviceConfig cfg = ai8x::load_device_config(ai8x::default_device_config_path());
     ai8x::Platform platform(cfg);
 
-    const Outcome o = ai8xsim("info --json");
+    const InfoOutcome o = run_info_cli("info --json");
     INFO(o.err);
     REQUIRE(o.exit_code == 0);
     const nlohmann::json map = nlohmann::json::parse(o.out);
@@ -109,7 +107,7 @@ TEST_CASE("info: --json places every accelerator window, with the board's base a
 }
 
 TEST_CASE("info: the text map shows ranges, word geometry and the CPU side", "[cli][info]") {
-    const Outcome o = ai8xsim("info");
+    const InfoOutcome o = run_info_cli("info");
     INFO(o.err);
     REQUIRE(o.exit_code == 0);
     CHECK(contains(o.out, "MAX78000"));
@@ -125,11 +123,11 @@ TEST_CASE("info: missing and malformed device files exit 2 naming the file", "[c
     fs::create_directories(d);
     const std::string bad = (d / "broken.yaml").string();
     std::ofstream(bad) << "device: [unclosed\n";
-    const Outcome malformed = ai8xsim("info --config " + bad);
+    const InfoOutcome malformed = run_info_cli("info --config " + bad);
     CHECK(malformed.exit_code == 2);
     CHECK(contains(malformed.err, bad));
     CHECK(malformed.out.empty());
-    const Outcome missing = ai8xsim("info --json --config /nonexistent-device.yaml");
+    const InfoOutcome missing = run_info_cli("info --json --config /nonexistent-device.yaml");
     CHECK(missing.exit_code == 2);
     CHECK(contains(missing.err, "/nonexistent-device.yaml"));
     fs::remove_all(d);

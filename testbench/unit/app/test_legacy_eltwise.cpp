@@ -39,10 +39,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kVector = fs::path(AI8XSIM_SHARED_DIR) / "vectors" / "t-test-multilayer-eltwise";
+const fs::path kEltwiseVector = fs::path(AI8XSIM_SHARED_DIR) / "vectors" / "t-test-multilayer-eltwise";
 
 GeneratorLog load_log() {
-    std::istringstream text(read_gzip(kVector / "log.txt.gz"));
+    std::istringstream text(read_gzip(kEltwiseVector / "log.txt.gz"));
     return parse_generator_log(text, "t-test-multilayer-eltwise/log.txt.gz");
 }
 
@@ -234,20 +234,20 @@ TEST_CASE("legacy eltwise: the log's known answer reads operands as channel halv
     CHECK(diff2 > 0);
 
     // The shipped sampleoutput.h is the log's layer 2 (this also checks the decoding).
-    const auto shipped = read_sample_output(kVector / "sampleoutput.h");
+    const auto shipped = read_sample_output(kEltwiseVector / "sampleoutput.h");
     CHECK(same(decode(shipped, l2.expected.height, l2.expected.width), l2.expected));
 }
 
 TEST_CASE("legacy eltwise: with sampleoutput.h recomputed per pixel the firmware passes", "[legacy-eltwise]") {
     const GeneratorLog log = load_log();
     const Tensor expected = per_pixel_layer2(log);
-    const auto shipped = read_sample_output(kVector / "sampleoutput.h");
+    const auto shipped = read_sample_output(kEltwiseVector / "sampleoutput.h");
     const auto regenerated = encode(shipped, expected);
 
     fs::path work = scratch("legacy-eltwise");
     const fs::path copy = work / "t-test-multilayer-eltwise-legacy";
     fs::remove_all(copy);
-    fs::copy(kVector, copy, fs::copy_options::recursive);
+    fs::copy(kEltwiseVector, copy, fs::copy_options::recursive);
     write_sample_output(copy / "sampleoutput.h", regenerated);
     // Round trip: what was written reads back as the per-pixel result.
     REQUIRE(same(decode(read_sample_output(copy / "sampleoutput.h"), expected.height, expected.width), expected));
@@ -261,7 +261,7 @@ TEST_CASE("legacy eltwise: with sampleoutput.h recomputed per pixel the firmware
 
 TEST_CASE("legacy eltwise: the shipped known answer fails on the hardware model", "[legacy-eltwise]") {
     fs::path work = scratch("legacy-eltwise-shipped");
-    RunOptions o = run_options_for(kVector.string(), work);
+    RunOptions o = run_options_for(kEltwiseVector.string(), work);
     CHECK(run_command(o) == kRunFail);
     const auto j = read_json(o.json_out);
     CHECK(j["result"] == "fail");

@@ -27,7 +27,7 @@ nlohmann::json run_demo(const std::string& name, const fs::path& work) {
     const std::string dir = std::string(AI8XSIM_SHARED_DIR) + "/vectors-max78002/demo87-" + name;
     const fs::path out = work / (name + ".json");
     const std::string cmd = std::string("'") + AI8XSIM_BINARY + "' run '" + dir + "' --quiet --build-dir '" +
-                            AI8XSIM_BINARY + ".fwcache' --json '" + out.string() + "'";
+                            ai8x::test::firmware_cache() + "\' --json '" + out.string() + "'";
     const int status = std::system(cmd.c_str());
     const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     INFO(cmd << " -> exit " << rc);

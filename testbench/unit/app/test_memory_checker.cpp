@@ -23,7 +23,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string example(const std::string& name) { return std::string(AI8XSIM_SOURCE_DIR) + "/firmware/examples/" + name; }
 std::string golden(const std::string& name) { return std::string(AI8XSIM_SHARED_DIR) + "/vectors/" + name; }
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
@@ -51,7 +50,7 @@ TEST_CASE("memory checker: an array overrun names the function and the variable"
     constexpr unsigned kBufferBytes = (40 + 3) / 4 * 4;
     constexpr unsigned kWritten = 4096;
     fs::path work = scratch("memcheck-overrun");
-    RunOptions o = run_options_for(example("buffer_overrun"), work);
+    RunOptions o = run_options_for(example_firmware("buffer_overrun"), work);
     CHECK(run_command(o) == kRunSimError);
     const auto j = read_json(o.json_out);
     CHECK(j["result"] == "error");
@@ -79,7 +78,7 @@ TEST_CASE("memory checker: an array overrun names the function and the variable"
 
 TEST_CASE("memory checker: --no-check-memory leaves the report and the error without it", "[run][memcheck]") {
     fs::path work = scratch("memcheck-off");
-    RunOptions o = run_options_for(example("buffer_overrun"), work);
+    RunOptions o = run_options_for(example_firmware("buffer_overrun"), work);
     o.check_memory = false;
     CHECK(run_command(o) == kRunSimError);
     const auto j = read_json(o.json_out);
@@ -92,7 +91,7 @@ TEST_CASE("memory checker: --no-check-memory leaves the report and the error wit
 TEST_CASE("memory checker: deep recursion is reported as a stack overflow in the recursing function",
           "[run][memcheck]") {
     fs::path work = scratch("memcheck-stack");
-    RunOptions o = run_options_for(example("stack_overflow"), work);
+    RunOptions o = run_options_for(example_firmware("stack_overflow"), work);
     CHECK(run_command(o) == kRunPass);  // no MPU: the firmware itself notices nothing
     const auto j = read_json(o.json_out);
     REQUIRE(j["firmware_faults"].is_array());
@@ -111,7 +110,7 @@ TEST_CASE("memory checker: deep recursion is reported as a stack overflow in the
 
 TEST_CASE("memory checker: a store before a malloc'd block hits the allocator's header", "[run][memcheck]") {
     fs::path work = scratch("memcheck-wild");
-    RunOptions o = run_options_for(example("wild_pointer"), work);
+    RunOptions o = run_options_for(example_firmware("wild_pointer"), work);
     run_command(o);
     const auto j = read_json(o.json_out);
     REQUIRE(j["firmware_faults"].size() == 1);
@@ -125,7 +124,7 @@ TEST_CASE("memory checker: a store before a malloc'd block hits the allocator's 
 
 TEST_CASE("memory checker: a store into flash names the function and the constant", "[run][memcheck]") {
     fs::path work = scratch("memcheck-flash");
-    RunOptions o = run_options_for(example("flash_write"), work);
+    RunOptions o = run_options_for(example_firmware("flash_write"), work);
     CHECK(run_command(o) == kRunSimError);
     const auto j = read_json(o.json_out);
     const auto f = only_fault(j, "flash_write");
@@ -182,7 +181,7 @@ TEST_CASE("run: a PASS printed before a fault is reported as kat pass with exit 
 
 TEST_CASE("run: kat is null when the firmware has no known-answer test", "[run][kat]") {
     fs::path work = scratch("kat-none");
-    RunOptions o = run_options_for(example("hang"), work);
+    RunOptions o = run_options_for(example_firmware("hang"), work);
     o.timeout_ms = 1;
     CHECK(run_command(o) == kRunSimError);
     const auto j = read_json(o.json_out);
@@ -226,7 +225,7 @@ struct CliRun {
 CliRun ai8xsim_run(const std::string& args, const fs::path& work) {
     const fs::path err = work / "stderr.txt";
     const std::string cmd = "SC_COPYRIGHT_MESSAGE=DISABLE '" + std::string(AI8XSIM_BINARY) + "' run " + args +
-                            " --build-dir '" + AI8XSIM_BINARY + ".fwcache' >/dev/null 2>'" + err.string() + "'";
+                            " --build-dir '" + ai8x::test::firmware_cache() + "\' >/dev/null 2>'" + err.string() + "'";
     const int status = std::system(cmd.c_str());
     CliRun r;
     r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -239,7 +238,7 @@ CliRun ai8xsim_run(const std::string& args, const fs::path& work) {
 
 TEST_CASE("cli: the checker is on by default and --no-check-memory turns it off", "[cli][memcheck]") {
     fs::path work = scratch("memcheck-cli");
-    const std::string dir = "'" + example("buffer_overrun") + "'";
+    const std::string dir = "'" + example_firmware("buffer_overrun") + "'";
     const CliRun on = ai8xsim_run(dir, work);
     INFO(on.err);
     CHECK(on.exit_code == kRunSimError);

@@ -25,10 +25,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-nlohmann::json run_json(const std::string& vector, const fs::path& out, const std::string& extra) {
+nlohmann::json run_polled(const std::string& vector, const fs::path& out, const std::string& extra) {
     const std::string cmd = std::string("SC_COPYRIGHT_MESSAGE=DISABLE '") + AI8XSIM_BINARY + "' run '" +
-                            AI8XSIM_SHARED_DIR + "/vectors/" + vector + "' --quiet --build-dir '" + AI8XSIM_BINARY +
-                            ".fwcache' --json '" + out.string() + "' " + extra + " 2>/dev/null";
+                            AI8XSIM_SHARED_DIR + "/vectors/" + vector + "' --quiet --build-dir '" +
+                            ai8x::test::firmware_cache() + "\' --json '" + out.string() + "' " + extra + " 2>/dev/null";
     const int status = std::system(cmd.c_str());
     const int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     INFO(cmd << " -> exit " << rc);
@@ -62,8 +62,8 @@ TEST_CASE("FIFO polls fast-forwarded: same cycles, stalls, instructions and resu
     const bool changed_costs = GENERATE(false, true);
     const fs::path work = scratch("poll-ff");
     const std::string config = changed_costs ? " --config '" + slower_cpu_config(work) + "'" : std::string();
-    const nlohmann::json fast = run_json(vector, work / "fast.json", config);
-    const nlohmann::json exec = run_json(vector, work / "exec.json", config + " --no-poll-fast-forward");
+    const nlohmann::json fast = run_polled(vector, work / "fast.json", config);
+    const nlohmann::json exec = run_polled(vector, work / "exec.json", config + " --no-poll-fast-forward");
     INFO(vector << (changed_costs ? " with changed CPU costs" : ""));
     CHECK(fast.at("cnn_cycles") == exec.at("cnn_cycles"));
     CHECK(fast.at("stall_cycles") == exec.at("stall_cycles"));

@@ -13,17 +13,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string hex(uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(v));
-    return buf;
-}
+using ai8x::test::hex_word;
 
 struct Replay {
     int exit_code = -1;
@@ -59,16 +56,17 @@ void word_round_trip(std::ostream& t, const ai8x::ArrayGeometry& g, uint32_t q, 
     const uint64_t a = g.base + q * g.quadrant_stride + i * g.instance_stride + uint64_t(w) * g.slot_bytes;
     if (g.word_bits <= 32) {
         const uint32_t v = pattern(a, g.word_bits);
-        t << "write32 " << hex(a) << ' ' << hex(v) << "\nread32 " << hex(a) << ' ' << hex(v) << '\n';
+        t << "write32 " << hex_word(a) << ' ' << hex_word(v) << "\nread32 " << hex_word(a) << ' ' << hex_word(v)
+          << '\n';
         return;
     }
     // 72-bit kernel word, four-write protocol: byte 0 at +0, bytes 1-4 at +4,
     // bytes 5-8 at +8, and the write to +12 commits the word.
     const uint32_t k0 = pattern(a, 8), k1 = pattern(a + 4, 32), k2 = pattern(a + 8, 32);
-    t << "write32 " << hex(a) << ' ' << hex(k0) << "\nwrite32 " << hex(a + 4) << ' ' << hex(k1) << "\nwrite32 "
-      << hex(a + 8) << ' ' << hex(k2) << "\nwrite32 " << hex(a + 12) << " 0x0\n";
-    t << "read32 " << hex(a) << ' ' << hex(k0) << "\nread32 " << hex(a + 4) << ' ' << hex(k1) << "\nread32 "
-      << hex(a + 8) << ' ' << hex(k2) << '\n';
+    t << "write32 " << hex_word(a) << ' ' << hex_word(k0) << "\nwrite32 " << hex_word(a + 4) << ' ' << hex_word(k1)
+      << "\nwrite32 " << hex_word(a + 8) << ' ' << hex_word(k2) << "\nwrite32 " << hex_word(a + 12) << " 0x0\n";
+    t << "read32 " << hex_word(a) << ' ' << hex_word(k0) << "\nread32 " << hex_word(a + 4) << ' ' << hex_word(k1)
+      << "\nread32 " << hex_word(a + 8) << ' ' << hex_word(k2) << '\n';
 }
 
 }  // namespace
@@ -80,7 +78,7 @@ TEST_CASE("replay: first and last word of every memory instance of every block",
     for (const ai8x::ArrayGeometry* g : {&cfg.data_sram, &cfg.tram, &cfg.kernel_mem, &cfg.bias_mem}) {
         for (uint32_t q = 0; q < cfg.quadrants; ++q)
             for (uint32_t i = 0; i < g->instances_per_quadrant; ++i) {
-                t << "# instance " << i << " of quadrant " << q << " at " << hex(g->base + q * g->quadrant_stride)
+                t << "# instance " << i << " of quadrant " << q << " at " << hex_word(g->base + q * g->quadrant_stride)
                   << '\n';
                 word_round_trip(t, *g, q, i, 0);
                 word_round_trip(t, *g, q, i, g->words - 1);
@@ -102,8 +100,8 @@ TEST_CASE("replay: an unmapped address fails and names the address", "[replay][m
     const ai8x::ArrayGeometry& d = cfg.data_sram;
     const uint64_t gap = d.base + d.instances_per_quadrant * d.instance_stride;
     REQUIRE(gap < d.base + d.quadrant_stride);
-    const Replay r = replay("write32 " + hex(gap) + " 0x1\n", "gap");
+    const Replay r = replay("write32 " + hex_word(gap) + " 0x1\n", "gap");
     INFO(r.err);
     CHECK(r.exit_code != 0);
-    CHECK(r.err.find(hex(gap).substr(2)) != std::string::npos);
+    CHECK(r.err.find(hex_word(gap).substr(2)) != std::string::npos);
 }

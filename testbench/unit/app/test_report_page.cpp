@@ -66,7 +66,7 @@ std::string screenshot(const fs::path& html, const fs::path& png) {
     return slurp(png);
 }
 
-fs::path work_dir(const std::string& name) {
+fs::path report_work_dir(const std::string& name) {
     // Under the build directory, so the screenshot stays for a human to look at.
     fs::path d = fs::path(kBinary).parent_path() / "report-test" / name;
     fs::create_directories(d);
@@ -79,7 +79,7 @@ TEST_CASE("report: a real run renders in headless Chromium with every section", 
     if (access(kChromium, X_OK) != 0)
         FAIL(std::string(kChromium) + " is missing: install the `chromium` package (scripts/setup.sh)");
 
-    const fs::path dir = work_dir("mnist-extrasmall");
+    const fs::path dir = report_work_dir("mnist-extrasmall");
     const fs::path json = dir / "run.json", html = dir / "report.html", png = dir / "report.png";
     const std::string vector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-mnist-extrasmall";
     REQUIRE(sh(kBinary + " run " + vector + " --quiet --json " + json.string()) == 0);
@@ -134,7 +134,7 @@ TEST_CASE("report: a real run renders in headless Chromium with every section", 
 }
 
 TEST_CASE("report: text from the run is escaped into the page", "[report]") {
-    const fs::path dir = work_dir("escape");
+    const fs::path dir = report_work_dir("escape");
     const fs::path json = dir / "run.json", html = dir / "report.html";
     nlohmann::json run = {{"result", "fail"},
                           {"cnn_cycles", 10},
@@ -152,7 +152,7 @@ TEST_CASE("report: text from the run is escaped into the page", "[report]") {
 }
 
 TEST_CASE("report: missing, malformed or incomplete JSON exits 2 naming the file and the field", "[report]") {
-    const fs::path dir = work_dir("errors");
+    const fs::path dir = report_work_dir("errors");
     const fs::path err = dir / "stderr.txt", out = dir / "out.html";
     fs::remove(out);
 

@@ -16,11 +16,7 @@ using namespace ai8x;
 using namespace ai8x::test;
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string example(const std::string& name) { return std::string(AI8XSIM_SOURCE_DIR) + "/firmware/examples/" + name; }
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("run: a missing folder is a usage error", "[run]") {
     fs::path work = scratch("missing");
@@ -66,7 +62,7 @@ TEST_CASE("run: a printed FAIL verdict stops the spinning firmware with exit 1",
 
 TEST_CASE("run: a bus fault is a simulation error naming PC and symbol and address", "[run]") {
     fs::path work = scratch("fault");
-    RunOptions o = run_options_for(example("bus_fault"), work);
+    RunOptions o = run_options_for(example_firmware("bus_fault"), work);
     CHECK(run_command(o) == kRunSimError);
     auto j = read_json(o.json_out);
     CHECK(j["result"] == "error");
@@ -79,7 +75,7 @@ TEST_CASE("run: a bus fault is a simulation error naming PC and symbol and addre
 
 TEST_CASE("run: no verdict within the timeout is a simulation error with the PC", "[run]") {
     fs::path work = scratch("hang");
-    RunOptions o = run_options_for(example("hang"), work);
+    RunOptions o = run_options_for(example_firmware("hang"), work);
     o.timeout_ms = 1.0;
     CHECK(run_command(o) == kRunSimError);
     auto j = read_json(o.json_out);

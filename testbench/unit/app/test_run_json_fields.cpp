@@ -48,7 +48,7 @@ TEST_CASE("run --json: estimate, utilization, clock and memory occupancy", "[run
     const std::string vector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-mnist-extrasmall";
     RunOptions o;
     o.vector_dir = vector;
-    o.build_dir = std::string(AI8XSIM_BINARY) + ".fwcache";
+    o.build_dir = ai8x::test::firmware_cache();
     o.json_out = (work / "result.json").string();
     o.quiet_console = true;
     REQUIRE(run_command(o) == kRunPass);

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-int run_ai8xsim(const std::string& args, const fs::path& out) {
+int run_legacy(const std::string& args, const fs::path& out) {
     const std::string cmd =
         "SC_COPYRIGHT_MESSAGE=DISABLE '" + std::string(AI8XSIM_BINARY) + "' " + args + " >'" + out.string() + "' 2>&1";
     const int status = std::system(cmd.c_str());
@@ -34,7 +34,7 @@ fs::path fresh_folder(const std::string& tag) {
 
 int run_folder(const fs::path& dir, std::string& text) {
     const fs::path out = dir / "out";
-    const int rc = run_ai8xsim("run '" + dir.string() + "' --build-dir '" + (dir / "cache").string() + "'", out);
+    const int rc = run_legacy("run '" + dir.string() + "' --build-dir '" + (dir / "cache").string() + "'", out);
     text = ai8x::test::slurp(out);
     return rc;
 }

@@ -43,14 +43,14 @@ std::vector<Row> riscv_rows() {
     return out;
 }
 
-int run_ai8xsim(const std::string& args, const fs::path& out) {
+int run_riscv_folder(const std::string& args, const fs::path& out) {
     const std::string cmd =
         "SC_COPYRIGHT_MESSAGE=DISABLE '" + std::string(AI8XSIM_BINARY) + "' " + args + " >'" + out.string() + "' 2>&1";
     const int status = std::system(cmd.c_str());
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::string cache_arg() { return " --build-dir '" + std::string(AI8XSIM_BINARY) + ".fwcache'"; }
+std::string cache_arg() { return " --build-dir '" + ai8x::test::firmware_cache() + "'"; }
 
 }  // namespace
 
@@ -62,8 +62,8 @@ TEST_CASE("run: every --riscv vector passes on the two cores", "[run][riscv][vec
     for (const Row& r : rows) {
         INFO(r.name);
         const fs::path json = work / (r.name + ".json"), out = work / (r.name + ".out");
-        const int rc =
-            run_ai8xsim("run '" + (kOptions / r.name).string() + "' --json '" + json.string() + "'" + cache_arg(), out);
+        const int rc = run_riscv_folder(
+            "run '" + (kOptions / r.name).string() + "' --json '" + json.string() + "'" + cache_arg(), out);
         const std::string console = ai8x::test::slurp(out);
         INFO(console);
         CHECK(rc == 0);
@@ -91,15 +91,15 @@ TEST_CASE("run: a dual-core trace names the RISC-V core and replays without CPUs
     const fs::path work = fs::temp_directory_path() / ("ai8xsim-riscv-trace-" + std::to_string(getpid()));
     fs::create_directories(work);
     const fs::path trace = work / "rv.trace", out = work / "out";
-    REQUIRE(run_ai8xsim("run '" + (kOptions / "r-riscv-fastfifo-simple-4e2551").string() + "' --quiet --trace-out '" +
-                            trace.string() + "'" + cache_arg(),
-                        out) == 0);
+    REQUIRE(run_riscv_folder("run '" + (kOptions / "r-riscv-fastfifo-simple-4e2551").string() +
+                                 "' --quiet --trace-out '" + trace.string() + "'" + cache_arg(),
+                             out) == 0);
     const std::string text = ai8x::test::slurp(trace);
     CHECK(text.find("# initiator riscv") != std::string::npos);
     CHECK(text.find("# initiator cpu") == std::string::npos);  // the Arm never touches the accelerator
     CHECK(text.find("# fast_fifo") != std::string::npos);
     CHECK(text.find("0x400c0410") != std::string::npos);  // the fast FIFO's data register
-    const int replay_rc = run_ai8xsim("replay '" + trace.string() + "'", out);
+    const int replay_rc = run_riscv_folder("replay '" + trace.string() + "'", out);
     INFO(ai8x::test::slurp(out));
     CHECK(replay_rc == 0);
     fs::remove_all(work);
@@ -145,7 +145,7 @@ int main(void)
 }
 )");
     const fs::path out = dir / "out";
-    const int rc = run_ai8xsim("run '" + dir.string() + "' --build-dir '" + (dir / "cache").string() + "'", out);
+    const int rc = run_riscv_folder("run '" + dir.string() + "' --build-dir '" + (dir / "cache").string() + "'", out);
     const std::string text = ai8x::test::slurp(out);
     INFO(text);
     CHECK(rc == 0);  // the Arm's main returned after the RISC-V core's wake-up interrupt
@@ -164,7 +164,7 @@ int main(void)
 }
 )");
     const fs::path out = dir / "out";
-    const int rc = run_ai8xsim("run '" + dir.string() + "' --build-dir '" + (dir / "cache").string() + "'", out);
+    const int rc = run_riscv_folder("run '" + dir.string() + "' --build-dir '" + (dir / "cache").string() + "'", out);
     const std::string text = ai8x::test::slurp(out);
     INFO(text);
     CHECK(rc == 3);
@@ -190,7 +190,7 @@ int main(void)
 }
 )");
     const fs::path out = dir / "out", json = dir / "run.json";
-    const int rc = run_ai8xsim(
+    const int rc = run_riscv_folder(
         "run '" + dir.string() + "' --json '" + json.string() + "' --build-dir '" + (dir / "cache").string() + "'",
         out);
     INFO(ai8x::test::slurp(out));
@@ -214,7 +214,7 @@ int main(void)
 }
 )");
     const fs::path out = dir / "out", json = dir / "run.json";
-    const int rc = run_ai8xsim(
+    const int rc = run_riscv_folder(
         "run '" + dir.string() + "' --json '" + json.string() + "' --build-dir '" + (dir / "cache").string() + "'",
         out);
     const std::string text = ai8x::test::slurp(out);
@@ -248,9 +248,9 @@ int main(void)
 }
 )");
         const fs::path out = dir / "out", json = dir / "run.json";
-        const int rc = run_ai8xsim("run '" + dir.string() + "' --timeout 1 --json '" + json.string() +
-                                       "' --build-dir '" + (dir / "cache").string() + "'",
-                                   out);
+        const int rc = run_riscv_folder("run '" + dir.string() + "' --timeout 1 --json '" + json.string() +
+                                            "' --build-dir '" + (dir / "cache").string() + "'",
+                                        out);
         INFO(ai8x::test::slurp(out));
         CHECK(rc == 3);  // no verdict: the RISC-V core spins until the time limit
         std::ifstream in(json);

@@ -24,13 +24,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/t-test-conv1d-1";
+const std::string kOverrideVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/t-test-conv1d-1";
 
 }  // namespace
 
 TEST_CASE("run --set: an override the firmware never hits is warned about, a hit one is not", "[run][set]") {
     const DeviceConfig cfg = load_device_config(default_device_config_path());
-    const auto writes = cnn_register_writes(kVector);
+    const auto writes = cnn_register_writes(kOverrideVector);
     const uint64_t lreg_base = cfg.quadrant_regs.base + cfg.layer_register_offset;
 
     // A layer register the firmware writes: forcing the value it writes keeps the verdict.
@@ -49,8 +49,8 @@ TEST_CASE("run --set: an override the firmware never hits is warned about, a hit
     const fs::path work = fs::temp_directory_path() / ("ai8xsim-set-" + std::to_string(::getpid()));
     fs::create_directories(work);
     RunOptions o;
-    o.vector_dir = kVector;
-    o.build_dir = std::string(AI8XSIM_BINARY) + ".fwcache";
+    o.vector_dir = kOverrideVector;
+    o.build_dir = ai8x::test::firmware_cache();
     o.json_out = (work / "result.json").string();
     o.quiet_console = true;
     o.overrides.push_back({hit->first, hit->second});

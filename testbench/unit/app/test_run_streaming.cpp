@@ -25,13 +25,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-cats-dogs";
+const std::string kStreamingVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-cats-dogs";
 
 // Every cnn.c write of LREG_STREAM2 of `layer`: (address, value).
 std::vector<std::pair<uint32_t, uint32_t>> stream2_writes(const DeviceConfig& cfg, int layer) {
     const uint64_t offset = cfg.layer_register_offset + uint64_t{LREG_STREAM2} * cfg.layer_register_stride + 4 * layer;
     std::vector<std::pair<uint32_t, uint32_t>> out;
-    for (const auto& [a, value] : cnn_register_writes(kVector))
+    for (const auto& [a, value] : cnn_register_writes(kStreamingVector))
         if (a >= cfg.quadrant_regs.base && (a - cfg.quadrant_regs.base) % cfg.quadrant_regs.quadrant_stride == offset)
             out.emplace_back(a, value);
     return out;
@@ -42,7 +42,7 @@ std::vector<std::pair<uint32_t, uint32_t>> stream2_writes(const DeviceConfig& cf
 TEST_CASE("run: the streaming demo passes without hazards and stalls on its FIFO", "[run][stream]") {
     const fs::path work = fs::temp_directory_path() / ("ai8xsim-stream-" + std::to_string(::getpid()));
     fs::create_directories(work);
-    const RunOptions o = run_options_for(kVector, work);
+    const RunOptions o = run_options_for(kStreamingVector, work);
     REQUIRE(run_command(o) == kRunPass);
     const auto j = read_json(o.json_out);
     CHECK(j["hazards"].empty());
@@ -61,7 +61,7 @@ TEST_CASE("run: a lowered stream delta fails the known answer and reports hazard
     REQUIRE(!writes.empty());
     const fs::path work = fs::temp_directory_path() / ("ai8xsim-stream-hz-" + std::to_string(::getpid()));
     fs::create_directories(work);
-    RunOptions o = run_options_for(kVector, work);
+    RunOptions o = run_options_for(kStreamingVector, work);
     for (const auto& [address, value] : writes) {
         const uint32_t delta2 = (value >> 16) & 0xfff;
         REQUIRE(delta2 >= 4);

@@ -204,17 +204,17 @@ void check_timeline(const WaveRun& w) {
     CHECK(irq_at_end);
 }
 
-struct Outcome {
+struct WaveOutcome {
     int exit_code = -1;
     std::string err;
 };
 
-Outcome run_binary(const std::string& args) {
+WaveOutcome run_waves_cli(const std::string& args) {
     const fs::path work = scratch("waves-cli");
     const std::string cmd =
         std::string("'") + AI8XSIM_BINARY + "' " + args + " >/dev/null 2>'" + (work / "err").string() + "'";
     const int status = std::system(cmd.c_str());
-    Outcome o{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(work / "err")};
+    WaveOutcome o{WIFEXITED(status) ? WEXITSTATUS(status) : -1, slurp(work / "err")};
     fs::remove_all(work);
     return o;
 }
@@ -304,7 +304,7 @@ TEST_CASE("run --vcd/--timeline: an unwritable output is refused before the run"
     const std::string vector = vector_dir("demo-mnist-extrasmall");
     for (const char* option : {"--vcd", "--timeline"}) {
         const std::string bad = "/nonexistent-ai8xsim-dir/out.file";
-        const Outcome o = run_binary("run '" + vector + "' " + option + " " + bad);
+        const WaveOutcome o = run_waves_cli("run '" + vector + "' " + option + " " + bad);
         INFO(option << ": " << o.err);
         CHECK(o.exit_code == 2);
         CHECK(o.err.find(bad) != std::string::npos);
@@ -316,11 +316,10 @@ TEST_CASE("run --vcd/--timeline: a run that fails still writes both files", "[ru
     // stops half-way through it (--timeout), which is a simulation error.
     const fs::path work = scratch("waves-failed");
     const std::string vector = vector_dir("demo-mnist-extrasmall");
-    const std::string cache = std::string(AI8XSIM_BINARY) + ".fwcache";
+    const std::string cache = ai8x::test::firmware_cache();
     const std::string first = (work / "first.json").string();
-    REQUIRE(
-        run_binary("run '" + vector + "' --quiet --build-dir '" + cache + "' --timeline '" + first + "'").exit_code ==
-        0);
+    REQUIRE(run_waves_cli("run '" + vector + "' --quiet --build-dir '" + cache + "' --timeline '" + first + "'")
+                .exit_code == 0);
     double start_us = -1, dur_us = 0;
     const nlohmann::json first_timeline = read_json(first);
     for (const auto& e : first_timeline["traceEvents"])
@@ -333,8 +332,8 @@ TEST_CASE("run --vcd/--timeline: a run that fails still writes both files", "[ru
 
     const std::string vcd = (work / "cut.vcd").string(), timeline = (work / "cut.json").string();
     const double cut_ms = (start_us + dur_us / 2) / 1000;
-    const Outcome o = run_binary("run '" + vector + "' --quiet --build-dir '" + cache + "' --timeout " +
-                                 std::to_string(cut_ms) + " --vcd '" + vcd + "' --timeline '" + timeline + "'");
+    const WaveOutcome o = run_waves_cli("run '" + vector + "' --quiet --build-dir '" + cache + "' --timeout " +
+                                        std::to_string(cut_ms) + " --vcd '" + vcd + "' --timeline '" + timeline + "'");
     CHECK(o.exit_code == kRunSimError);
     const VcdFile f = read_vcd(vcd);
     INFO((f.problems.empty() ? "" : f.problems.front()));

@@ -22,14 +22,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kVectors = std::string(AI8XSIM_SHARED_DIR) + "/vectors";
+using test::kVectors;
 // One vector of each kind the conformance runner knows: plain, FIFO, streaming.
-const std::vector<std::string> kSample = {"demo-mnist-extrasmall", "t-test-conv1d-1", "t-test-fifo-hwc",
-                                          "t-test-fifostream-nonsquare-hwc"};
+const std::vector<std::string> kScaleOutSample = {"demo-mnist-extrasmall", "t-test-conv1d-1", "t-test-fifo-hwc",
+                                                  "t-test-fifostream-nonsquare-hwc"};
 
 std::string only_sample() {
     std::string args;
-    for (const auto& v : kSample) args += " --only " + v;
+    for (const auto& v : kScaleOutSample) args += " --only " + v;
     return args;
 }
 
@@ -48,9 +48,9 @@ std::string sweep_grid() {
     REQUIRE(writes.count(rows) == 1);
     const uint32_t generated = writes.at(wptr) & 0x1FFFF;
     return fmt::format(
-        "'{}' --ai8xsim '{}' --build-dir '{}.fwcache' --field wptr=0x{:08x}:16:0 "
+        "'{}' --ai8xsim '{}' --build-dir '{}' --field wptr=0x{:08x}:16:0 "
         "--grid-field wptr={},{},{} --grid 0x{:08x}=0x{:x},0x{:x}",
-        vector, AI8XSIM_BINARY, AI8XSIM_BINARY, wptr, generated, generated + 0x40, generated + 0x80, rows,
+        vector, AI8XSIM_BINARY, ai8x::test::firmware_cache(), wptr, generated, generated + 0x40, generated + 0x80, rows,
         writes.at(rows), writes.at(rows) + 1);
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("scale-out: a conformance sample through GNU parallel and --merge equa
     const fs::path jobs = work / "jobs";
     ShellRun r = run_shell(common + " --write-jobs '" + jobs.string() + "'", work);
     REQUIRE(r.exit_code == 0);
-    REQUIRE(file_lines(jobs / "jobs.txt").size() == kSample.size());
+    REQUIRE(file_lines(jobs / "jobs.txt").size() == kScaleOutSample.size());
     r = run_shell(fmt::format("parallel -j 2 --halt now,fail=1 < '{}'", (jobs / "jobs.txt").string()), work);
     INFO(r.out + r.err);
     REQUIRE(r.exit_code == 0);
@@ -147,7 +147,7 @@ TEST_CASE("conformance: an interrupted run resumed with --resume gives the same 
     const ShellRun whole = run_shell(common + " --work-dir '" + (work / "whole").string() + "'", work);
     REQUIRE(whole.exit_code == 0);
     const auto results = file_lines(work / "whole" / "results.jsonl");
-    REQUIRE(results.size() == kSample.size() + 1);  // header + one line per vector
+    REQUIRE(results.size() == kScaleOutSample.size() + 1);  // header + one line per vector
 
     // As if killed after two vectors, in the middle of writing the third line.
     const fs::path cut = work / "cut";
@@ -159,9 +159,9 @@ TEST_CASE("conformance: an interrupted run resumed with --resume gives the same 
     const ShellRun resumed = run_shell(common + " --resume --work-dir '" + cut.string() + "'", work);
     INFO(resumed.err);
     REQUIRE(resumed.exit_code == 0);
-    CHECK(resumed.err.find(fmt::format("{} vector(s), {} to run", kSample.size(), kSample.size() - 2)) !=
-          std::string::npos);
+    CHECK(resumed.err.find(fmt::format("{} vector(s), {} to run", kScaleOutSample.size(),
+                                       kScaleOutSample.size() - 2)) != std::string::npos);
     CHECK(conformance_report_without_wall(resumed.out) == conformance_report_without_wall(whole.out));
-    CHECK(file_lines(cut / "results.jsonl").size() == kSample.size() + 1);
+    CHECK(file_lines(cut / "results.jsonl").size() == kScaleOutSample.size() + 1);
     fs::remove_all(work);
 }

@@ -27,7 +27,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-mnist-extrasmall";
+const std::string kResumeVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/demo-mnist-extrasmall";
 constexpr unsigned kPoints = 12;
 
 // A grid of kPoints over layer 0's output pointer (WPTR_BASE, bits 16:0): the
@@ -37,12 +37,12 @@ std::string grid_arguments() {
     const DeviceConfig cfg = load_device_config(default_device_config_path());
     const uint32_t wptr = static_cast<uint32_t>(cfg.quadrant_regs.base + cfg.layer_register_offset +
                                                 uint64_t{LREG_WPTR_BASE} * cfg.layer_register_stride);
-    const auto writes = cnn_register_writes(kVector);
+    const auto writes = cnn_register_writes(kResumeVector);
     REQUIRE(writes.count(wptr) == 1);
     const uint32_t generated = writes.at(wptr) & 0x1FFFF;
     REQUIRE(generated + (kPoints - 1) * 0x40 <= 0x1FFFF);
-    return fmt::format("--ai8xsim '{}' --build-dir '{}.fwcache' --grid-field 0x{:08x}:16:0={}:{}:64", AI8XSIM_BINARY,
-                       AI8XSIM_BINARY, wptr, generated, generated + (kPoints - 1) * 0x40);
+    return fmt::format("--ai8xsim '{}' --build-dir '{}' --grid-field 0x{:08x}:16:0={}:{}:64", AI8XSIM_BINARY,
+                       ai8x::test::firmware_cache(), wptr, generated, generated + (kPoints - 1) * 0x40);
 }
 
 // Starts the sweep as a child process (so the test can kill it), stderr to `log`.
@@ -107,15 +107,15 @@ TEST_CASE("sweep: killed mid-run keeps whole rows, and --resume completes it lik
     const std::string grid = grid_arguments();
     const fs::path whole = work / "whole.csv", killed = work / "killed.csv";
 
-    ShellRun r =
-        run_shell(fmt::format("'{}' '{}' -o '{}' -j 2 {}", AI8XSIM_SWEEP_BINARY, kVector, whole.string(), grid), work);
+    ShellRun r = run_shell(
+        fmt::format("'{}' '{}' -o '{}' -j 2 {}", AI8XSIM_SWEEP_BINARY, kResumeVector, whole.string(), grid), work);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     REQUIRE(read_csv(whole).size() == kPoints + 1);
 
     // Kill it once a few rows are in (header + 3), well before the last point.
     const pid_t sweep =
-        start_sweep(fmt::format("'{}' -o '{}' -j 2 {}", kVector, killed.string(), grid), work / "killed.log");
+        start_sweep(fmt::format("'{}' -o '{}' -j 2 {}", kResumeVector, killed.string(), grid), work / "killed.log");
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(5);
     while (complete_rows(killed) < 4 && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -146,7 +146,8 @@ TEST_CASE("sweep: killed mid-run keeps whole rows, and --resume completes it lik
     CHECK(alive.empty());
 
     r = run_shell(
-        fmt::format("'{}' '{}' -o '{}' -j 2 --resume {}", AI8XSIM_SWEEP_BINARY, kVector, killed.string(), grid), work);
+        fmt::format("'{}' '{}' -o '{}' -j 2 --resume {}", AI8XSIM_SWEEP_BINARY, kResumeVector, killed.string(), grid),
+        work);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.find(fmt::format("{} already in", partial.size() - 1)) != std::string::npos);
@@ -160,8 +161,8 @@ TEST_CASE("sweep: --resume drops a torn last row and refuses another grid's file
     const fs::path work = scratch("sweep-torn");
     const std::string grid = grid_arguments();
     const fs::path csv = work / "out.csv";
-    ShellRun r =
-        run_shell(fmt::format("'{}' '{}' -o '{}' -j 2 {}", AI8XSIM_SWEEP_BINARY, kVector, csv.string(), grid), work);
+    ShellRun r = run_shell(
+        fmt::format("'{}' '{}' -o '{}' -j 2 {}", AI8XSIM_SWEEP_BINARY, kResumeVector, csv.string(), grid), work);
     REQUIRE(r.exit_code == 0);
     const auto expected = sweep_rows_without_wall(csv);
     auto lines = file_lines(csv);
@@ -170,8 +171,9 @@ TEST_CASE("sweep: --resume drops a torn last row and refuses another grid's file
     // Header, two rows and half of a third, as a sweep killed inside write() might leave it.
     const std::string torn = lines[0] + "\n" + lines[1] + "\n" + lines[2] + "\n" + lines[3].substr(0, 5);
     std::ofstream(csv, std::ios::trunc) << torn;
-    r = run_shell(fmt::format("'{}' '{}' -o '{}' -j 2 --resume {}", AI8XSIM_SWEEP_BINARY, kVector, csv.string(), grid),
-                  work);
+    r = run_shell(
+        fmt::format("'{}' '{}' -o '{}' -j 2 --resume {}", AI8XSIM_SWEEP_BINARY, kResumeVector, csv.string(), grid),
+        work);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     CHECK(r.err.find("2 already in") != std::string::npos);
@@ -180,7 +182,7 @@ TEST_CASE("sweep: --resume drops a torn last row and refuses another grid's file
     // Another grid (other header): exit 2 naming the file, which stays as it was.
     const std::string before = slurp(csv);
     r = run_shell(fmt::format("'{}' '{}' -o '{}' --resume --ai8xsim '{}' --grid 0x50100010=1", AI8XSIM_SWEEP_BINARY,
-                              kVector, csv.string(), AI8XSIM_BINARY),
+                              kResumeVector, csv.string(), AI8XSIM_BINARY),
                   work);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find(csv.string()) != std::string::npos);

@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/t-test-conv1d-1";
+const std::string kSweepVector = std::string(AI8XSIM_SHARED_DIR) + "/vectors/t-test-conv1d-1";
 
 // Layer 0, quadrant 0 address of a per-layer register kind.
 uint32_t layer0_register(const DeviceConfig& cfg, unsigned kind) {
@@ -53,7 +53,7 @@ ToolRun run_sweep(const std::string& args, const fs::path& work) {
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, ai8x::test::slurp(err)};
 }
 
-fs::path work_dir(const std::string& tag) {
+fs::path sweep_work_dir(const std::string& tag) {
     const fs::path work = fs::temp_directory_path() / ("ai8xsim-sweep-test-" + tag + "-" + std::to_string(::getpid()));
     fs::create_directories(work);
     return work;
@@ -63,7 +63,7 @@ fs::path work_dir(const std::string& tag) {
 
 TEST_CASE("sweep: a 2x1 grid gives PASS at the generated value and FAIL at a moved output pointer", "[sweep]") {
     const DeviceConfig cfg = load_device_config(default_device_config_path());
-    const auto writes = cnn_register_writes(kVector);
+    const auto writes = cnn_register_writes(kSweepVector);
     const uint32_t wptr = layer0_register(cfg, LREG_WPTR_BASE);
     const uint32_t rows_reg = layer0_register(cfg, LREG_RCNT);
     REQUIRE(writes.count(wptr) == 1);
@@ -73,12 +73,12 @@ TEST_CASE("sweep: a 2x1 grid gives PASS at the generated value and FAIL at a mov
     const uint32_t generated = writes.at(wptr) & 0x1FFFF;
     const uint32_t moved = generated + 0x40;
 
-    const fs::path work = work_dir("grid");
+    const fs::path work = sweep_work_dir("grid");
     const fs::path csv = work / "out.csv";
     const ToolRun r = run_sweep(
         fmt::format("'{}' -o '{}' -j 2 --ai8xsim '{}' --field wptr=0x{:08x}:16:0 "
                     "--grid-field wptr={},{} --grid 0x{:08x}=0x{:x} --timeout 600",
-                    kVector, csv.string(), AI8XSIM_BINARY, wptr, generated, moved, rows_reg, writes.at(rows_reg)),
+                    kSweepVector, csv.string(), AI8XSIM_BINARY, wptr, generated, moved, rows_reg, writes.at(rows_reg)),
         work);
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
@@ -102,23 +102,23 @@ TEST_CASE("sweep: a 2x1 grid gives PASS at the generated value and FAIL at a mov
 }
 
 TEST_CASE("sweep: argument errors exit 2 and name the culprit", "[sweep]") {
-    const fs::path work = work_dir("args");
+    const fs::path work = sweep_work_dir("args");
     const std::string bin = std::string("--ai8xsim '") + AI8XSIM_BINARY + "'";
     const std::string out = "-o '" + (work / "out.csv").string() + "'";
 
-    ToolRun r = run_sweep("'" + kVector + "' " + out + " " + bin + " --grid 0x50100010=1,zz", work);
+    ToolRun r = run_sweep("'" + kSweepVector + "' " + out + " " + bin + " --grid 0x50100010=1,zz", work);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("--grid '0x50100010=1,zz'") != std::string::npos);
 
-    r = run_sweep("'" + kVector + "' " + out + " " + bin + " --grid 0x50100010", work);
+    r = run_sweep("'" + kSweepVector + "' " + out + " " + bin + " --grid 0x50100010", work);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("--grid '0x50100010'") != std::string::npos);
 
-    r = run_sweep("'" + kVector + "' " + out + " " + bin + " --grid-field 0x50100010:3:9=1", work);
+    r = run_sweep("'" + kSweepVector + "' " + out + " " + bin + " --grid-field 0x50100010:3:9=1", work);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("HI:LO") != std::string::npos);
 
-    r = run_sweep("'" + kVector + "' " + out + " " + bin + " --grid-field 0x50100010:1:0=7", work);
+    r = run_sweep("'" + kSweepVector + "' " + out + " " + bin + " --grid-field 0x50100010:1:0=7", work);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("does not fit in 2 bits") != std::string::npos);
 
@@ -126,8 +126,8 @@ TEST_CASE("sweep: argument errors exit 2 and name the culprit", "[sweep]") {
     // last layer's STREAM2 of quadrant 0 (a one-layer plain vector).
     const DeviceConfig cfg = load_device_config(default_device_config_path());
     const uint32_t unused = layer0_register(cfg, LREG_STREAM2) + 4u * (cfg.max_layers - 1);
-    REQUIRE(cnn_register_writes(kVector).count(unused) == 0);
-    r = run_sweep(fmt::format("'{}' {} {} --grid-field 0x{:08x}:1:0=1", kVector, out, bin, unused), work);
+    REQUIRE(cnn_register_writes(kSweepVector).count(unused) == 0);
+    r = run_sweep(fmt::format("'{}' {} {} --grid-field 0x{:08x}:1:0=1", kSweepVector, out, bin, unused), work);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find(fmt::format("never writes 0x{:08x}", unused)) != std::string::npos);
 
@@ -136,7 +136,8 @@ TEST_CASE("sweep: argument errors exit 2 and name the culprit", "[sweep]") {
     CHECK(r.err.find("no-such-vector") != std::string::npos);
 
     r = run_sweep(
-        "'" + kVector + "' " + out + " --ai8xsim '" + (work / "no-ai8xsim").string() + "' --grid 0x50100010=1", work);
+        "'" + kSweepVector + "' " + out + " --ai8xsim '" + (work / "no-ai8xsim").string() + "' --grid 0x50100010=1",
+        work);
     CHECK(r.exit_code == 2);
     CHECK(r.err.find("no-ai8xsim") != std::string::npos);
 

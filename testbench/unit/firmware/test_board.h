@@ -16,6 +16,7 @@
 #include "firmware/host/soc_peripherals.h"
 #include "tlm/ahb_bus.h"
 #include "tlm/memory_target.h"
+#include "testbench/unit/test_support.h"
 
 namespace ai8x::test {
 
@@ -110,7 +111,7 @@ inline DeviceConfig board_config() { return load_device_config(default_device_co
 
 // Builds one of firmware/examples/NAME into a cache inside the build tree.
 inline std::string build_example(const DeviceConfig& cfg, const std::string& name) {
-    FirmwareBuilder builder(cfg, std::string(AI8XSIM_BINARY) + ".fwcache");
+    FirmwareBuilder builder(cfg, ai8x::test::firmware_cache());
     return builder.build(std::string(AI8XSIM_SOURCE_DIR) + "/firmware/examples/" + name).elf_path;
 }
 

@@ -15,6 +15,7 @@
 #include "firmware/host/elf_image.h"
 #include "firmware/host/firmware_builder.h"
 #include "tlm/device_config.h"
+#include "testbench/unit/test_support.h"
 
 using namespace ai8x;
 namespace fs = std::filesystem;
@@ -56,7 +57,7 @@ TEST_CASE("a dual-core folder splits its sources between the cores", "[builder][
 
 TEST_CASE("the RISC-V image starts at the Arm image's __FlashStart_ and keeps to its SRAM", "[builder][riscv]") {
     DeviceConfig cfg = load_device_config(default_device_config_path());
-    FirmwareBuilder builder(cfg, std::string(AI8XSIM_BINARY) + ".fwcache");
+    FirmwareBuilder builder(cfg, ai8x::test::firmware_cache());
     const FirmwareBuild b = builder.build((kOptions / "r-riscv-fastfifo-simple-4e2551").string());
     REQUIRE_FALSE(b.riscv_elf_path.empty());
     const ElfImage arm = ElfImage::load(b.elf_path);
@@ -83,7 +84,7 @@ TEST_CASE("every --riscv folder of the generator-options vectors builds", "[buil
     const auto dirs = riscv_folders();
     REQUIRE(dirs.size() >= 8);
     DeviceConfig cfg = load_device_config(default_device_config_path());
-    FirmwareBuilder builder(cfg, std::string(AI8XSIM_BINARY) + ".fwcache");
+    FirmwareBuilder builder(cfg, ai8x::test::firmware_cache());
     for (const auto& d : dirs) {
         INFO(d.filename().string());
         try {
@@ -100,7 +101,7 @@ TEST_CASE("a dual-core folder is refused for a device without a RISC-V core desc
     // it must stop with a message naming the folder and the device file.
     DeviceConfig cfg = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
     REQUIRE_FALSE(cfg.riscv.present);
-    FirmwareBuilder builder(cfg, std::string(AI8XSIM_BINARY) + ".fwcache");
+    FirmwareBuilder builder(cfg, ai8x::test::firmware_cache());
     const fs::path dir = kOptions / "r-riscv-helloworld-661b64";
     try {
         builder.build(dir.string());

@@ -8,6 +8,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "model/accelerator.h"
+#include "model/registers/register_fields.h"
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
 
@@ -21,6 +22,32 @@ inline const DeviceConfig& max78000() {
 inline const DeviceConfig& max78002() {
     static const DeviceConfig cfg = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
     return cfg;
+}
+
+// CNN clock of the FIFO test benches (the MAX78000's default, as its firmware sets it).
+constexpr double kBenchCnnHz = 50e6;
+
+inline const CtlFields& max78000_ctl_fields() { return register_fields(max78000()).ctl; }
+
+// Address of the register at `offset` in quadrant q's register block (MAX78000).
+inline uint64_t qreg(uint32_t q, uint64_t offset) {
+    return max78000().quadrant_regs.base + q * max78000().quadrant_regs.quadrant_stride + offset;
+}
+
+// Address of per-layer register `kind` of `layer` in quadrant q (MAX78000).
+inline uint64_t lreg(uint32_t q, unsigned kind, unsigned layer) {
+    return qreg(q, max78000().layer_register_offset + kind * max78000().layer_register_stride + 4 * layer);
+}
+
+// True if `a` lies in a data memory instance of some quadrant (MAX78000); the
+// quadrant's other blocks sit between the quadrants' data memories.
+inline bool in_data_memory(uint64_t a) {
+    const ArrayGeometry& g = max78000().data_sram;
+    for (uint32_t q = 0; q < max78000().quadrants; ++q) {
+        const uint64_t start = g.base + q * g.quadrant_stride;
+        if (a >= start && a < start + uint64_t{g.instances_per_quadrant} * g.instance_stride) return true;
+    }
+    return false;
 }
 
 struct AccelBench : sc_core::sc_module {

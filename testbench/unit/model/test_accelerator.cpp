@@ -11,16 +11,11 @@
 
 using namespace ai8x;
 using ai8x::test::AccelBench;
+using ai8x::test::lreg;
 using ai8x::test::max78000;
+using ai8x::test::qreg;
 
-namespace {
-uint64_t qreg(uint32_t q, uint64_t offset) {
-    return max78000().quadrant_regs.base + q * max78000().quadrant_regs.quadrant_stride + offset;
-}
-uint64_t lreg(uint32_t q, unsigned kind, unsigned layer) {
-    return qreg(q, max78000().layer_register_offset + kind * max78000().layer_register_stride + 4 * layer);
-}
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("accelerator lists every block of the device description", "[accelerator]") {
     AccelBench b;

@@ -36,7 +36,7 @@ namespace ref = ai8x::reference;
 
 namespace {
 
-const std::string kVectors = AI8XSIM_SHARED_DIR "/vectors";
+using test::kVectors;
 
 struct LayerSums {
     uint64_t macs = 0, sram_reads = 0, sram_writes = 0, tram_writes = 0, tram_reads = 0, kernel_reads = 0;

@@ -18,9 +18,9 @@ const DeviceConfig& device() {
     return cfg;
 }
 
-struct Bench {
+struct EngineBench {
     AcceleratorState state{device()};
-    Bench() { state.quadrant[0].ctl = 1; }  // quadrant 0 runs, layer count 0 = one layer
+    EngineBench() { state.quadrant[0].ctl = 1; }  // quadrant 0 runs, layer count 0 = one layer
     uint32_t& reg(unsigned kind, int layer = 0) { return state.quadrant[0].lreg[kind][layer]; }
     // HWC byte of processor p (quadrant 0) at word w.
     void put(int p, uint32_t word, int8_t v) {
@@ -43,7 +43,7 @@ constexpr uint32_t kPassthrough = 3u << 24;
 }  // namespace
 
 TEST_CASE("passthrough copies each enabled processor's channel to the write pointer", "[engine]") {
-    Bench b;
+    EngineBench b;
     b.reg(LREG_RCNT) = 2;   // 3 rows
     b.reg(LREG_CCNT) = 1;   // 2 columns
     b.reg(LREG_ENA) = 0x5;  // processors 0 and 2, no masks
@@ -69,7 +69,7 @@ TEST_CASE("passthrough copies each enabled processor's channel to the write poin
 }
 
 TEST_CASE("1x1 convolution sums processors, adds bias, rounds and applies ReLU", "[engine]") {
-    Bench b;
+    EngineBench b;
     b.reg(LREG_RCNT) = 0;
     b.reg(LREG_CCNT) = 0;
     b.reg(LREG_ONED) = kOneByOne;
@@ -105,7 +105,7 @@ TEST_CASE("1x1 convolution sums processors, adds bias, rounds and applies ReLU",
 }
 
 TEST_CASE("3x3 convolution with padding matches a direct computation", "[engine]") {
-    Bench b;
+    EngineBench b;
     const int rows = 3, cols = 4;
     b.reg(LREG_RCNT) = (1u << 16) | (rows - 1 + 2);  // pad 1
     b.reg(LREG_CCNT) = (1u << 16) | (cols - 1 + 2);
@@ -143,7 +143,7 @@ TEST_CASE("3x3 convolution with padding matches a direct computation", "[engine]
 }
 
 TEST_CASE("misprogrammed pointers give warnings naming layer and register, never a crash", "[engine]") {
-    Bench b;
+    EngineBench b;
     b.reg(LREG_RCNT) = 7;
     b.reg(LREG_CCNT) = 7;
     b.reg(LREG_ENA) = 0x1;

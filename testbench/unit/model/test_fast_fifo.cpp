@@ -16,12 +16,11 @@
 
 using namespace ai8x;
 using ai8x::test::AccelBench;
+using ai8x::test::kBenchCnnHz;
 using ai8x::test::max78000;
+using ai8x::test::max78000_ctl_fields;
 
 namespace {
-
-constexpr double kCnnHz = 50e6;
-const CtlFields& ctl_fields() { return register_fields(max78000()).ctl; }
 
 struct FastRun {
     sc_core::sc_time started, finished;
@@ -46,9 +45,9 @@ struct FastFeeder : AccelBench {
         const test::ControlWrite start = test::start_write(vec, max78000());
         master_ctl = start.value, master_ctl_address = start.address;
         // What --fast-fifo firmware writes: the master takes its input from the fast FIFO.
-        master_ctl = ctl_fields().ffifo_en.with(master_ctl, 1);
-        for (auto& q : accel.state().quadrant) q.ctl = ctl_fields().cnn_en.with(q.ctl, 0);
-        accel.set_cnn_clock_hz(kCnnHz);
+        master_ctl = max78000_ctl_fields().ffifo_en.with(master_ctl, 1);
+        for (auto& q : accel.state().quadrant) q.ctl = max78000_ctl_fields().cnn_en.with(q.ctl, 0);
+        accel.set_cnn_clock_hz(kBenchCnnHz);
         accel.on_irq = [this](bool level) {
             if (level) irq.notify();
         };
@@ -66,7 +65,7 @@ struct FastFeeder : AccelBench {
             // As main_riscv.c's load_input(): wait while SR bit 1 (full) is set.
             while (ff.read(FastFifo::kStatus, status), status & FastFifo::kStatusFull) {
                 r.saw_full = true;
-                sc_core::wait(sc_core::sc_time(1.0 / kCnnHz, sc_core::SC_SEC));
+                sc_core::wait(sc_core::sc_time(1.0 / kBenchCnnHz, sc_core::SC_SEC));
             }
             ff.write(FastFifo::kData, word);
         }
@@ -76,7 +75,8 @@ struct FastFeeder : AccelBench {
         r.stall_cycles = accel.last_timing().stall_cycles;
         r.dropped = accel.fifo_dropped_words() - dropped_before;
         r.mismatch = test::compare_expected(vec, accel.state());
-        write(master_ctl_address, ctl_fields().cnn_irq.with(ctl_fields().cnn_en.with(master_ctl, 0), 0));
+        write(master_ctl_address,
+              max78000_ctl_fields().cnn_irq.with(max78000_ctl_fields().cnn_en.with(master_ctl, 0), 0));
     }
 
     void run() {
@@ -146,7 +146,7 @@ struct QuadFanOut : AccelBench {
     QuadFanOut() : AccelBench("fast_quad") { SC_THREAD(run); }
     void run() {
         FastFifo& ff = accel.fast_fifo();
-        accel.state().quadrant[0].ctl = ctl_fields().qupac.with(ctl_fields().ffifo_en.with(0, 1), 1);
+        accel.state().quadrant[0].ctl = max78000_ctl_fields().qupac.with(max78000_ctl_fields().ffifo_en.with(0, 1), 1);
         targets = ff.targets();
         ff.write(FastFifo::kData, 0x1234);
         for (uint32_t f = 0; f < max78000().fifo_count; ++f) seen.push_back(accel.fifo_words(f));

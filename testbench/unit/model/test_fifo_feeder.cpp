@@ -16,16 +16,15 @@
 
 using namespace ai8x;
 using ai8x::test::AccelBench;
+using ai8x::test::kBenchCnnHz;
 using ai8x::test::max78000;
+using ai8x::test::max78000_ctl_fields;
 
 namespace {
-
-constexpr double kCnnHz = 50e6;
 
 // Register offsets and fields from the device description.
 uint64_t fifo_stat_offset() { return max78000().registers->fifo_register("FIFO_STAT").offset; }
 uint64_t fifo_ctl_offset() { return max78000().registers->fifo_register("FIFO_CTL").offset; }
-const CtlFields& ctl_fields() { return register_fields(max78000()).ctl; }
 
 struct RunRecord {
     sc_core::sc_time started, finished, last_push;
@@ -51,8 +50,8 @@ struct Feeder : AccelBench {
         // sequencer sees its rising edge: take it out of the applied state.
         const test::ControlWrite start = test::start_write(vec, max78000());
         master_ctl = start.value, master_ctl_address = start.address;
-        for (auto& q : accel.state().quadrant) q.ctl = ctl_fields().cnn_en.with(q.ctl, 0);
-        accel.set_cnn_clock_hz(kCnnHz);
+        for (auto& q : accel.state().quadrant) q.ctl = max78000_ctl_fields().cnn_en.with(q.ctl, 0);
+        accel.set_cnn_clock_hz(kBenchCnnHz);
         accel.on_irq = [this](bool level) {
             if (level) irq.notify();
         };
@@ -75,7 +74,7 @@ struct Feeder : AccelBench {
                     r.saw_full = true;
                     // One CNN cycle, so that pushes land on cycle edges and the
                     // stall cycles the model counts add up exactly.
-                    sc_core::wait(sc_core::sc_time(1.0 / kCnnHz, sc_core::SC_SEC));
+                    sc_core::wait(sc_core::sc_time(1.0 / kBenchCnnHz, sc_core::SC_SEC));
                 }
                 write(fifo_base + fifo_data_offset(max78000(), uint32_t(f)), frame[f][k]);
             }
@@ -89,7 +88,8 @@ struct Feeder : AccelBench {
         r.dropped = accel.fifo_dropped_words() - dropped_before;
         r.mismatch = test::compare_expected(vec, accel.state());
         // Acknowledge and stop, as the firmware's interrupt handler and cnn_stop() do.
-        write(master_ctl_address, ctl_fields().cnn_irq.with(ctl_fields().cnn_en.with(master_ctl, 0), 0));
+        write(master_ctl_address,
+              max78000_ctl_fields().cnn_irq.with(max78000_ctl_fields().cnn_en.with(master_ctl, 0), 0));
     }
 
     void run() {
@@ -115,7 +115,7 @@ TEST_CASE("a too-slow feeder stalls the accelerator, which finishes later by the
         CHECK(r->dropped == 0);
         CHECK_FALSE(r->mismatch.has_value());  // every word arrived once, in order
         // Completion comes exactly the reported busy cycles after the start.
-        CHECK(r->finished - r->started == sc_core::sc_time(double(r->busy_cycles) / kCnnHz, sc_core::SC_SEC));
+        CHECK(r->finished - r->started == sc_core::sc_time(double(r->busy_cycles) / kBenchCnnHz, sc_core::SC_SEC));
     }
     CHECK(b.fast.saw_full);
     CHECK_FALSE(b.slow.saw_full);
@@ -126,7 +126,8 @@ TEST_CASE("a too-slow feeder stalls the accelerator, which finishes later by the
     // within the work that remains once the frame is complete.
     CHECK(b.slow.finished >= b.slow.last_push);
     CHECK(b.slow.last_push - b.slow.started >= gap * double(words));
-    CHECK(b.slow.finished - b.slow.last_push <= sc_core::sc_time(double(b.fast.busy_cycles) / kCnnHz, sc_core::SC_SEC));
+    CHECK(b.slow.finished - b.slow.last_push <=
+          sc_core::sc_time(double(b.fast.busy_cycles) / kBenchCnnHz, sc_core::SC_SEC));
     CHECK(b.slow.finished - b.slow.started > b.fast.finished - b.fast.started);
 }
 
@@ -144,10 +145,11 @@ TEST_CASE("a feeder off the CNN clock edges: completion still comes exactly the 
     CHECK(b.slow.dropped == 0);
     CHECK_FALSE(b.slow.mismatch.has_value());
     CHECK(b.slow.stall_cycles > 0);
-    CHECK(b.slow.finished - b.slow.started == sc_core::sc_time(double(b.slow.busy_cycles) / kCnnHz, sc_core::SC_SEC));
+    CHECK(b.slow.finished - b.slow.started ==
+          sc_core::sc_time(double(b.slow.busy_cycles) / kBenchCnnHz, sc_core::SC_SEC));
     // Each word waits for the edge after its push, so the stalls cannot come to less
     // than the feeder's own time per word allows.
-    CHECK(b.slow.busy_cycles * 1.0 / kCnnHz >= (b.slow.last_push - b.slow.started).to_seconds());
+    CHECK(b.slow.busy_cycles * 1.0 / kBenchCnnHz >= (b.slow.last_push - b.slow.started).to_seconds());
 }
 
 namespace {

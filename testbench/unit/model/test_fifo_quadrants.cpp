@@ -32,40 +32,40 @@
 using namespace ai8x;
 using ai8x::test::AccelBench;
 using ai8x::test::BusWrite;
+using ai8x::test::in_data_memory;
 using ai8x::test::max78000;
 using ai8x::test::RandomLayer;
 
 namespace {
 
-const DeviceConfig& cfg() { return max78000(); }
-const RegisterFields& fields() { return register_fields(cfg()); }
+const RegisterFields& fields() { return register_fields(max78000()); }
 
 uint64_t fifo_reg(const std::string& name) {
-    return cfg().fifo_regs.base + cfg().registers->fifo_register(name).offset;
+    return max78000().fifo_regs.base + max78000().registers->fifo_register(name).offset;
 }
 uint64_t quadrant_reg(int q, const std::string& name) {
-    return cfg().quadrant_regs.base + q * cfg().quadrant_regs.quadrant_stride +
-           cfg().registers->quadrant_register(name).offset;
+    return max78000().quadrant_regs.base + q * max78000().quadrant_regs.quadrant_stride +
+           max78000().registers->quadrant_register(name).offset;
 }
 uint64_t layer0_reg(int q, unsigned kind) {
-    return cfg().quadrant_regs.base + q * cfg().quadrant_regs.quadrant_stride + cfg().layer_register_offset +
-           uint64_t{kind} * cfg().layer_register_stride;
+    return max78000().quadrant_regs.base + q * max78000().quadrant_regs.quadrant_stride +
+           max78000().layer_register_offset + uint64_t{kind} * max78000().layer_register_stride;
 }
 RegField fifo_ctl_field(const std::string& name) {
-    const RegisterMap& m = *cfg().registers;
+    const RegisterMap& m = *max78000().registers;
     return m.field(m.fifo_register("FIFO_CTL"), name);
 }
 
 // A plain 2-D convolution layer with three input channels, placed on the first
 // processor of quadrants 0, 1 and 2.
 RandomLayer three_quadrant_layer() {
-    const int ppq = static_cast<int>(cfg().processors_per_quadrant);
+    const int ppq = static_cast<int>(max78000().processors_per_quadrant);
     for (uint64_t seed = 1; seed < 200000; ++seed) {
-        RandomLayer l = test::generate_random_layer(seed, cfg());
+        RandomLayer l = test::generate_random_layer(seed, max78000());
         const auto& p = l.params;
         if (p.op != reference::Op::Conv2d || l.chw || l.in_passes != 1 || l.inputs.size() != 1 ||
             l.inputs[0].channels != 3 || p.pool != reference::PoolType::None || p.pool_stride[0] != 1 ||
-            p.pool_stride[1] != 1 || l.inputs[0].height * l.inputs[0].width < 2 * int(cfg().fifo_depth))
+            p.pool_stride[1] != 1 || l.inputs[0].height * l.inputs[0].width < 2 * int(max78000().fifo_depth))
             continue;
         l.in_processors = {0, ppq, 2 * ppq};
         return l;
@@ -77,31 +77,20 @@ RandomLayer three_quadrant_layer() {
 // on MAX78000), FIFO c % 4 enabled for each input channel c whose FIFO's first
 // processor (16·(c % 4)) the layer uses.
 uint32_t generator_fifo_ctl(const RandomLayer& l) {
-    const int ppq = static_cast<int>(cfg().processors_per_quadrant);
+    const int ppq = static_cast<int>(max78000().processors_per_quadrant);
     uint32_t v = fifo_ctl_field("LEVEL_A").with(0, 2);
     v = fifo_ctl_field("LEVEL_B").with(v, 2);
     v = fifo_ctl_field("FIFO_CPL").with(v, 1);
     for (int c = 0; c < l.inputs[0].channels; ++c) {
-        const int fifo = c % static_cast<int>(cfg().fifo_count);
+        const int fifo = c % static_cast<int>(max78000().fifo_count);
         for (int pr : l.in_processors)
             if (pr == fifo * ppq) v = fields().fifo.enable.with_bit(v, static_cast<unsigned>(fifo), true);
     }
     return v;
 }
 
-// Data memory of quadrant q spans its instances only; the quadrant's registers
-// lie inside the quadrant stride too.
-bool in_data_memory(uint64_t a) {
-    const auto& d = cfg().data_sram;
-    for (uint64_t q = 0; q < cfg().quadrants; ++q) {
-        const uint64_t begin = d.base + q * d.quadrant_stride;
-        if (a >= begin && a < begin + uint64_t{d.instances_per_quadrant} * d.instance_stride) return true;
-    }
-    return false;
-}
-
 bool is_reg_ctl(uint64_t a) {
-    for (int q = 0; q < int(cfg().quadrants); ++q)
+    for (int q = 0; q < int(max78000().quadrants); ++q)
         if (a == quadrant_reg(q, "REG_CTL")) return true;
     return false;
 }
@@ -111,13 +100,13 @@ bool is_reg_ctl(uint64_t a) {
 // mode: stream start = H·W), REG_IFRM = H·W words per FIFO, FIFO_CTL last.
 std::vector<BusWrite> fifo_layer_writes(const RandomLayer& l) {
     std::vector<BusWrite> out;
-    for (BusWrite w : test::compose_layer_writes(l, cfg())) {
+    for (BusWrite w : test::compose_layer_writes(l, max78000())) {
         if (in_data_memory(w.address)) continue;
         if (is_reg_ctl(w.address)) w.value = fields().ctl.fifo_en.with(w.value, 1);
         out.push_back(w);
     }
     const uint32_t frame = static_cast<uint32_t>(l.inputs[0].height * l.inputs[0].width);
-    for (int q : test::used_quadrants(l, cfg())) {
+    for (int q : test::used_quadrants(l, max78000())) {
         out.push_back({layer0_reg(q, LREG_STREAM1), fields().layer.stream_start.with(0, frame), 4});
         out.push_back({quadrant_reg(q, "REG_IFRM"), fields().ifrm.with(0, frame), 4});
     }
@@ -126,12 +115,12 @@ std::vector<BusWrite> fifo_layer_writes(const RandomLayer& l) {
 }
 
 std::vector<BusWrite> fifo_start_writes(const RandomLayer& l) {
-    std::vector<BusWrite> out = test::compose_start_writes(l, cfg());
+    std::vector<BusWrite> out = test::compose_start_writes(l, max78000());
     for (BusWrite& w : out) w.value = fields().ctl.fifo_en.with(w.value, 1);
     return out;
 }
 
-struct Outcome {
+struct QuadrantOutcome {
     bool irq = false;
     bool feeder_stuck = false;      // the feeder waited the whole time limit for FIFO_STAT to clear
     uint64_t words_written = 0;     // words the feeder got into the FIFOs
@@ -144,9 +133,9 @@ struct Outcome {
 // Programs the layer, starts it and feeds `words[f]` into FIFO f as
 // load_input() does (word k of every FIFO in turn, waiting while FIFO_STAT
 // shows that FIFO full), for at most `limit` of simulated time.
-Outcome run_fed(const RandomLayer& l, const std::vector<std::vector<uint32_t>>& words, sc_core::sc_time limit) {
+QuadrantOutcome run_fed(const RandomLayer& l, const std::vector<std::vector<uint32_t>>& words, sc_core::sc_time limit) {
     AccelBench bench("fifo_quadrants");
-    Outcome o;
+    QuadrantOutcome o;
     bench.accel.on_irq = [&o](bool level) { o.irq = o.irq || level; };
     bench.accel.set_cnn_clock_hz(50e6);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -169,14 +158,14 @@ Outcome run_fed(const RandomLayer& l, const std::vector<std::vector<uint32_t>>& 
                 sc_core::sc_start(poll);
             }
             if (o.feeder_stuck) break;
-            REQUIRE(bench.write(cfg().fifo_regs.base + fifo_data_offset(cfg(), uint32_t(f)), words[f][k]) ==
+            REQUIRE(bench.write(max78000().fifo_regs.base + fifo_data_offset(max78000(), uint32_t(f)), words[f][k]) ==
                     tlm::TLM_OK_RESPONSE);
             ++o.words_written;
         }
     while (!o.irq && sc_core::sc_time_stamp() < limit) sc_core::sc_start(poll);
     o.fifo_stat = bench.read(fifo_reg("FIFO_STAT"));
     o.starved = bench.accel.fifo_starved_fifos();
-    for (uint32_t f = 0; f < cfg().fifo_count; ++f) o.held.push_back(bench.accel.fifo_words(f).size());
+    for (uint32_t f = 0; f < max78000().fifo_count; ++f) o.held.push_back(bench.accel.fifo_words(f).size());
     if (!o.irq) return o;
     const reference::Tensor expect = reference::run_layer(l.params, l.inputs, l.weights, l.bias);
     std::ostringstream diff;
@@ -184,7 +173,7 @@ Outcome run_fed(const RandomLayer& l, const std::vector<std::vector<uint32_t>>& 
     for (int m = 0; m < expect.channels; ++m)
         for (int y = 0; y < expect.height; ++y)
             for (int x = 0; x < expect.width; ++x) {
-                const test::OutputLocation loc = test::output_location(l, cfg(), m, y * expect.width + x);
+                const test::OutputLocation loc = test::output_location(l, max78000(), m, y * expect.width + x);
                 const uint32_t word = bench.read(loc.address);
                 const int64_t got = l.params.wide_output ? int64_t{static_cast<int32_t>(word)}
                                                          : int64_t{static_cast<int8_t>(word >> (8 * loc.lane))};
@@ -217,15 +206,15 @@ TEST_CASE("HWC input packed into FIFO 0 for processors 0/16/32 deadlocks as FIFO
     for (int y = 0; y < in.height; ++y)
         for (int x = 0; x < in.width; ++x)
             words[0].push_back(byte_of(in.at(0, y, x), 0) | byte_of(in.at(1, y, x), 1) | byte_of(in.at(2, y, x), 2));
-    const Outcome o = run_fed(l, words, sc_core::sc_time(2, sc_core::SC_MS));
+    const QuadrantOutcome o = run_fed(l, words, sc_core::sc_time(2, sc_core::SC_MS));
     CHECK_FALSE(o.irq);
     CHECK(o.feeder_stuck);  // load_input() waits for FIFO 0 space forever
     CHECK(o.fifo_stat == 1u);
     REQUIRE(o.held.size() >= 3);
-    CHECK(o.held[0] == cfg().fifo_depth);  // the accelerator took nothing out of FIFO 0 ...
-    CHECK(o.held[1] == 0);                 // ... because the same pixel's words of FIFOs 1 and 2 never came
+    CHECK(o.held[0] == max78000().fifo_depth);  // the accelerator took nothing out of FIFO 0 ...
+    CHECK(o.held[1] == 0);                      // ... because the same pixel's words of FIFOs 1 and 2 never came
     CHECK(o.held[2] == 0);
-    CHECK(o.words_written == cfg().fifo_depth);
+    CHECK(o.words_written == max78000().fifo_depth);
     CHECK(o.starved == 0x6u);  // the model names FIFOs 1 and 2 as the ones it waits for
 }
 
@@ -237,12 +226,12 @@ TEST_CASE("HWC input on processors 0/16/32 fed one channel per FIFO matches the 
     for (int y = 0; y < in.height; ++y)
         for (int x = 0; x < in.width; ++x)
             for (int k = 0; k < 3; ++k) words[k].push_back(byte_of(in.at(k, y, x), 0));  // processor 16k: byte 0
-    const Outcome o = run_fed(l, words, sc_core::sc_time(20, sc_core::SC_MS));
+    const QuadrantOutcome o = run_fed(l, words, sc_core::sc_time(20, sc_core::SC_MS));
     REQUIRE(o.irq);
     CHECK_FALSE(o.feeder_stuck);
     CHECK(o.words_written == 3u * in.height * in.width);
     INFO(o.mismatch);
     CHECK(o.mismatch.empty());
-    CHECK(o.held == std::vector<std::size_t>(cfg().fifo_count, 0));
+    CHECK(o.held == std::vector<std::size_t>(max78000().fifo_count, 0));
     CHECK(o.starved == 0u);
 }

@@ -45,8 +45,8 @@ struct LogCapture {
     }
 };
 
-struct Bench : AccelBench {
-    Bench() : AccelBench("fifo_regs") { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
+struct FifoRegisterBench : AccelBench {
+    FifoRegisterBench() : AccelBench("fifo_regs") { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
     uint32_t ctl() { return read(reg_address("FIFO_CTL")); }
     void set_ctl(uint32_t v) { REQUIRE(write(reg_address("FIFO_CTL"), v) == tlm::TLM_OK_RESPONSE); }
     uint32_t stat() { return read(reg_address("FIFO_STAT")); }
@@ -57,7 +57,7 @@ struct Bench : AccelBench {
 
 TEST_CASE("FIFO_CTL RDY_SEL and LEVEL_A and LEVEL_B are stored and read back without changing the FIFOs",
           "[fifo][registers]") {
-    Bench b;
+    FifoRegisterBench b;
     const RegField rdy = field("FIFO_CTL", "RDY_SEL"), la = field("FIFO_CTL", "LEVEL_A"),
                    lb = field("FIFO_CTL", "LEVEL_B"), ena = field("FIFO_CTL", "FIFO_ENA"),
                    cpl = field("FIFO_CTL", "FIFO_CPL");
@@ -82,7 +82,7 @@ TEST_CASE("FIFO_CTL RDY_SEL and LEVEL_A and LEVEL_B are stored and read back wit
 }
 
 TEST_CASE("FIFO_CTL enabling FIFOs without FIFO_CPL is warned about and with it is not", "[fifo][registers]") {
-    Bench b;
+    FifoRegisterBench b;
     const RegField ena = field("FIFO_CTL", "FIFO_ENA"), cpl = field("FIFO_CTL", "FIFO_CPL");
     LogCapture log;
     b.set_ctl(cpl.with(ena.with(0, 0x3), 1));
@@ -96,7 +96,7 @@ TEST_CASE("FIFO_CTL enabling FIFOs without FIFO_CPL is warned about and with it 
 }
 
 TEST_CASE("FIFO_CTL FIFO_ENA bit i admits words to FIFO i only and clearing it empties FIFO i", "[fifo][registers]") {
-    Bench b;
+    FifoRegisterBench b;
     const RegField ena = field("FIFO_CTL", "FIFO_ENA"), cpl = field("FIFO_CTL", "FIFO_CPL");
     const uint32_t count = max78000().fifo_count;
     REQUIRE(ena.width == count);
@@ -123,7 +123,7 @@ TEST_CASE("FIFO_CTL FIFO_ENA bit i admits words to FIFO i only and clearing it e
 }
 
 TEST_CASE("FIFO_STAT FULL follows each FIFO occupancy and ignores writes", "[fifo][registers]") {
-    Bench b;
+    FifoRegisterBench b;
     const RegField ena = field("FIFO_CTL", "FIFO_ENA"), cpl = field("FIFO_CTL", "FIFO_CPL");
     const RegField full = field("FIFO_STAT", "FULL");
     const uint32_t count = max78000().fifo_count, depth = max78000().fifo_depth;

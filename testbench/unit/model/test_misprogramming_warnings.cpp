@@ -14,6 +14,7 @@
 using namespace ai8x;
 using ai8x::test::AccelBench;
 using ai8x::test::BusWrite;
+using ai8x::test::in_data_memory;
 using ai8x::test::max78000;
 using ai8x::test::RandomLayer;
 
@@ -44,15 +45,6 @@ uint64_t layer_reg(int q, unsigned kind) {
     const DeviceConfig& c = max78000();
     return c.quadrant_regs.base + q * c.quadrant_regs.quadrant_stride + c.layer_register_offset +
            uint64_t{kind} * c.layer_register_stride;
-}
-
-bool in_data_memory(uint64_t a) {
-    const ArrayGeometry& g = max78000().data_sram;
-    for (uint32_t q = 0; q < max78000().quadrants; ++q) {
-        const uint64_t start = g.base + q * g.quadrant_stride;  // other blocks sit between quadrants
-        if (a >= start && a < start + g.instances_per_quadrant * g.instance_stride) return true;
-    }
-    return false;
 }
 
 // Programs `l` with `edit` applied to the write list, runs it and returns the warnings.

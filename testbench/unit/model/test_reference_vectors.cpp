@@ -21,12 +21,12 @@ using ai8x::test::read_gzip;
 
 namespace {
 
-const fs::path kVectors = fs::path(AI8XSIM_SHARED_DIR) / "vectors";
+const fs::path kVectorsPath = fs::path(AI8XSIM_SHARED_DIR) / "vectors";
 
 std::vector<fs::path> vector_dirs(const std::string& prefix) {
-    REQUIRE(fs::is_directory(kVectors));
+    REQUIRE(fs::is_directory(kVectorsPath));
     std::vector<fs::path> dirs;
-    for (const auto& e : fs::directory_iterator(kVectors))
+    for (const auto& e : fs::directory_iterator(kVectorsPath))
         if (e.is_directory() && e.path().filename().string().rfind(prefix, 0) == 0 &&
             fs::exists(e.path() / "log.txt.gz"))
             dirs.push_back(e.path());

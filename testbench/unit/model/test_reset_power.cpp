@@ -11,7 +11,9 @@
 
 using namespace ai8x;
 using ai8x::test::AccelBench;
+using ai8x::test::lreg;
 using ai8x::test::max78000;
+using ai8x::test::qreg;
 
 namespace {
 
@@ -21,23 +23,20 @@ constexpr uint64_t REG_CTL_OFFSET = 0x0, REG_SRAM_OFFSET = 0x4, REG_LCNT_MAX_OFF
 namespace ctl {
 constexpr uint32_t kCnnEnable = 1u << 0, kCnnIrq = 1u << 12;
 }  // namespace ctl
-const DeviceConfig& cfg() { return max78000(); }
-uint64_t qreg(uint32_t q, uint64_t offset) {
-    return cfg().quadrant_regs.base + q * cfg().quadrant_regs.quadrant_stride + offset;
-}
-uint64_t lreg(uint32_t q, unsigned kind, unsigned layer) {
-    return qreg(q, cfg().layer_register_offset + kind * cfg().layer_register_stride + 4 * layer);
-}
 // Word `w` of the first data memory instance of quadrant q.
 uint64_t data_word(uint32_t q, uint32_t w) {
-    return cfg().data_sram.base + q * cfg().data_sram.quadrant_stride + 4 * w;
+    return max78000().data_sram.base + q * max78000().data_sram.quadrant_stride + 4 * w;
 }
 // Entry `e` of quadrant q's bias memory (one 32-bit bus word per entry).
-uint64_t bias_entry(uint32_t q, uint32_t e) { return cfg().bias_mem.base + q * cfg().bias_mem.quadrant_stride + 4 * e; }
+uint64_t bias_entry(uint32_t q, uint32_t e) {
+    return max78000().bias_mem.base + q * max78000().bias_mem.quadrant_stride + 4 * e;
+}
 // Word `w` of the TRAM of quadrant q's first processor.
-uint64_t tram_word(uint32_t q, uint32_t w) { return cfg().tram.base + q * cfg().tram.quadrant_stride + 4 * w; }
-uint32_t first_data_instance(uint32_t q) { return q * cfg().data_sram.instances_per_quadrant; }
-uint32_t first_processor(uint32_t q) { return q * cfg().processors_per_quadrant; }
+uint64_t tram_word(uint32_t q, uint32_t w) {
+    return max78000().tram.base + q * max78000().tram.quadrant_stride + 4 * w;
+}
+uint32_t first_data_instance(uint32_t q) { return q * max78000().data_sram.instances_per_quadrant; }
+uint32_t first_processor(uint32_t q) { return q * max78000().processors_per_quadrant; }
 
 constexpr uint64_t kAonCtl = 0x50001000;
 constexpr uint32_t kStopSm = 0x00100008;  // REG_CTL as cnn_init() leaves it: clocks, mexpress

@@ -10,12 +10,13 @@
 
 #include "model/stream/stream_plan.h"
 #include "testbench/unit/model/stream_vectors.h"
+#include "testbench/unit/test_support.h"
 
 using namespace ai8x;
 
 namespace {
 
-const std::string kVectors = AI8XSIM_SHARED_DIR "/vectors";
+using test::kVectors;
 
 unsigned ceil_div(unsigned a, unsigned b) { return (a + b - 1) / b; }
 unsigned round_up(unsigned a, unsigned m) { return ceil_div(a, m) * m; }

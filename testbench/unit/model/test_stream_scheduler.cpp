@@ -13,12 +13,13 @@
 #include "model/stream/stream_session.h"
 #include "model/timing/scan_cost.h"
 #include "testbench/unit/model/stream_vectors.h"
+#include "testbench/unit/test_support.h"
 
 using namespace ai8x;
 
 namespace {
 
-const std::string kVectors = AI8XSIM_SHARED_DIR "/vectors";
+using test::kVectors;
 
 struct Loaded {
     DeviceConfig cfg;

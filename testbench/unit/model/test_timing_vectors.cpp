@@ -21,12 +21,13 @@
 #include "model/timing/timing_model.h"
 #include "testbench/unit/model/vector_loader.h"
 #include "tlm/device_config.h"
+#include "testbench/unit/test_support.h"
 
 using namespace ai8x;
 
 namespace {
 
-const std::string kVectors = AI8XSIM_SHARED_DIR "/vectors";
+using test::kVectors;
 
 struct Row {
     std::string vector;

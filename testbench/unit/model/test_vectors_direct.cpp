@@ -16,19 +16,20 @@
 #include "model/engine/layer_engine.h"
 #include "model/stream/stream_session.h"
 #include "testbench/unit/model/vector_loader.h"
+#include "testbench/unit/test_support.h"
 
 using namespace ai8x;
 
 namespace {
 
-const std::string kVectors = AI8XSIM_SHARED_DIR "/vectors";
+using test::kVectors;
 
-struct Outcome {
+struct DirectOutcome {
     bool pass = false;
     std::string line;
 };
 
-Outcome run_vector(const DeviceConfig& cfg, const std::string& name, bool verbose) {
+DirectOutcome run_vector(const DeviceConfig& cfg, const std::string& name, bool verbose) {
     AcceleratorState state(cfg);
     const test::GoldenVector vec = test::load_vector(kVectors + "/" + name);
     test::apply_vector(vec, state);
@@ -61,7 +62,7 @@ Outcome run_vector(const DeviceConfig& cfg, const std::string& name, bool verbos
 // FIFO vectors: the registers, kernels and bias go in as for plain vectors; the
 // input words load_input() pushes into the FIFOs go through the streaming
 // controller (plan, scheduler, ring-addressed engine) with every word available.
-Outcome run_fifo_vector(const DeviceConfig& cfg, const std::string& name, bool verbose) {
+DirectOutcome run_fifo_vector(const DeviceConfig& cfg, const std::string& name, bool verbose) {
     AcceleratorState state(cfg);
     const test::GoldenVector vec = test::load_vector(kVectors + "/" + name);
     test::apply_vector(vec, state);
@@ -131,7 +132,7 @@ TEST_CASE("every plain golden vector is bit-exact when applied directly to the e
     std::size_t passed = 0, known_failed = 0;
     std::vector<std::string> failed, unexpectedly_passed;
     for (const auto& name : names) {
-        Outcome o;
+        DirectOutcome o;
         try {
             o = run_vector(cfg, name, only != nullptr);
         } catch (const std::exception& e) {
@@ -166,7 +167,7 @@ TEST_CASE("every FIFO and streaming golden vector is bit-exact through the strea
     REQUIRE(names.size() >= (only && *only ? 1u : 18u));
     std::vector<std::string> failed;
     for (const auto& name : names) {
-        Outcome o;
+        DirectOutcome o;
         try {
             o = run_fifo_vector(cfg, name, only != nullptr);
         } catch (const std::exception& e) {

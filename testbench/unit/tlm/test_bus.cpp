@@ -41,7 +41,7 @@ struct Initiator : sc_core::sc_module {
 };
 
 // cpu -> bus -> { rom @0x1000 (0x100 bytes, 2 wait states), ram @0x2000 (0x100), ram2 @0x3000 (0x10) }
-struct Bench {
+struct BusBench {
     Initiator cpu{"cpu"};
     Initiator dbg{"dbg"};
     AhbBus bus{"bus"};
@@ -50,7 +50,7 @@ struct Bench {
     MemoryTarget ram2{"ram2", 0x3000, 0x10, true};
     Recorder rec;
 
-    Bench() {
+    BusBench() {
         cpu.socket.bind(bus.targ_socket);
         dbg.socket.bind(bus.targ_socket);
         bus.init_socket.bind(rom.socket);
@@ -70,7 +70,7 @@ struct Bench {
 }  // namespace
 
 TEST_CASE("bus routes to several targets with absolute addresses", "[bus]") {
-    Bench b;
+    BusBench b;
     REQUIRE(b.cpu.write(0x2000, 0x11223344) == tlm::TLM_OK_RESPONSE);
     REQUIRE(b.cpu.write(0x3000, 0xa5a5a5a5) == tlm::TLM_OK_RESPONSE);
     CHECK(b.ram.data()[0] == 0x44);
@@ -83,7 +83,7 @@ TEST_CASE("bus routes to several targets with absolute addresses", "[bus]") {
 }
 
 TEST_CASE("bus handles 8/16/32-bit accesses little-endian", "[bus]") {
-    Bench b;
+    BusBench b;
     REQUIRE(b.cpu.write(0x2010, 0xdeadbeef) == tlm::TLM_OK_RESPONSE);
     CHECK(b.cpu.read(0x2010, 1) == 0xefu);
     CHECK(b.cpu.read(0x2012, 2) == 0xdeadu);
@@ -93,7 +93,7 @@ TEST_CASE("bus handles 8/16/32-bit accesses little-endian", "[bus]") {
 }
 
 TEST_CASE("first and last byte of a window decode, the bytes beside them do not", "[bus]") {
-    Bench b;
+    BusBench b;
     tlm::tlm_response_status st;
     CHECK(b.cpu.write(0x2000, 1, 1) == tlm::TLM_OK_RESPONSE);
     CHECK(b.cpu.write(0x20ff, 2, 1) == tlm::TLM_OK_RESPONSE);
@@ -115,7 +115,7 @@ TEST_CASE("first and last byte of a window decode, the bytes beside them do not"
 }
 
 TEST_CASE("wait states are annotated in bus clock periods", "[bus]") {
-    Bench b;
+    BusBench b;
     uint32_t v = 0;
     sc_core::sc_time d;
     b.cpu.access(tlm::TLM_READ_COMMAND, 0x1000, v, 4, &d);
@@ -128,14 +128,14 @@ TEST_CASE("wait states are annotated in bus clock periods", "[bus]") {
 }
 
 TEST_CASE("read-only target answers writes with a command error, passed on by the bus", "[bus]") {
-    Bench b;
+    BusBench b;
     b.rom.data()[0] = 0x77;
     CHECK(b.cpu.write(0x1000, 0x12345678) == tlm::TLM_COMMAND_ERROR_RESPONSE);
     CHECK(b.rom.data()[0] == 0x77);
 }
 
 TEST_CASE("observers see every transaction with initiator, data and status", "[bus]") {
-    Bench b;
+    BusBench b;
     b.cpu.write(0x2004, 0xcafef00d);
     b.dbg.read(0x2006, 2);
     b.cpu.read(0x9000, 4);
@@ -157,7 +157,7 @@ TEST_CASE("observers see every transaction with initiator, data and status", "[b
 }
 
 TEST_CASE("DMI is granted for memory targets and clipped to the window", "[bus]") {
-    Bench b;
+    BusBench b;
     tlm::tlm_generic_payload t;
     tlm::tlm_dmi dmi;
     t.set_address(0x2040);

@@ -22,7 +22,7 @@ const char* kPath = AI8XSIM_SOURCE_DIR "/configs/max78002.yaml";
 
 // Loads the MAX78002 file with the first match of `pattern` replaced by `line`;
 // returns the error message (empty when it loads).
-std::string error_after_edit(const std::string& pattern, const std::string& line) {
+std::string max78002_error_after_edit(const std::string& pattern, const std::string& line) {
     return test::config_error_after_edit(kPath, pattern, line);
 }
 
@@ -87,16 +87,16 @@ TEST_CASE("MAX78002 per-layer registers sit where lreg_addr() puts them", "[conf
 
 TEST_CASE("MAX78002 description: aliasing per-layer registers are rejected", "[config][max78002]") {
     // Streaming registers moved onto the per-layer bank of layer 0.
-    const std::string onto_bank = error_after_edit(R"(offset: 0x108000)", "offset: 0x100004");
+    const std::string onto_bank = max78002_error_after_edit(R"(offset: 0x108000)", "offset: 0x100004");
     CHECK(onto_bank.find("register_map.layer.") != std::string::npos);
     CHECK(onto_bank.find("has the address of") != std::string::npos);
     // A layer stride that makes layer 1's slots overlap layer 0's.
-    const std::string stride = error_after_edit(R"(layer_stride: 0x100)", "layer_stride: 0x40");
+    const std::string stride = max78002_error_after_edit(R"(layer_stride: 0x100)", "layer_stride: 0x40");
     CHECK(stride.find("registers.layer_registers") != std::string::npos);
     // Kernel instance sizes: one per instance, none above `words`.
-    CHECK(error_after_edit(R"(words_by_instance: \[5120,)", "words_by_instance: [6000,")
+    CHECK(max78002_error_after_edit(R"(words_by_instance: \[5120,)", "words_by_instance: [6000,")
               .find("memories.kernel.words_by_instance") != std::string::npos);
-    CHECK(error_after_edit(R"(interrupts: \{ cnn: 117)", "interrupts: { cnn: 130").find("cpu.interrupts") !=
+    CHECK(max78002_error_after_edit(R"(interrupts: \{ cnn: 117)", "interrupts: { cnn: 130").find("cpu.interrupts") !=
           std::string::npos);
 }
 
@@ -107,6 +107,7 @@ TEST_CASE("the MAX78002 has the dual-core SoC blocks but no RISC-V core descript
     CHECK(c.soc.sema.size > 0);
     CHECK(c.soc.arm_irq_from_riscv < c.irq_count);
     // The Arm's RISC-V interrupt must be one the NVIC of this device has.
-    CHECK(error_after_edit("arm_irq_from_riscv: 79", "arm_irq_from_riscv: 121").find("soc.arm_irq_from_riscv") !=
-          std::string::npos);
+    CHECK(
+        max78002_error_after_edit("arm_irq_from_riscv: 79", "arm_irq_from_riscv: 121").find("soc.arm_irq_from_riscv") !=
+        std::string::npos);
 }

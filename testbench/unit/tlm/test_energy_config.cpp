@@ -19,7 +19,7 @@ namespace {
 
 // The MAX78002 file with the first match of `pattern` replaced by `with`;
 // returns the loader's error message (the test fails if the file loads).
-std::string error_after_edit(const std::string& pattern, const std::string& with) {
+std::string energy_error_after_edit(const std::string& pattern, const std::string& with) {
     const std::string msg = test::config_error_after_edit(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml", pattern, with);
     REQUIRE_FALSE(msg.empty());
     return msg;
@@ -54,11 +54,14 @@ TEST_CASE("energy: the MAX78000 coefficients are marked uncalibrated", "[config]
 }
 
 TEST_CASE("energy: a broken section is refused naming the key", "[config][energy]") {
-    CHECK(error_after_edit(R"(cycle_pj: [0-9.]+)", "cycle_pj: fast").find("energy.quadrant.cycle_pj") !=
+    CHECK(energy_error_after_edit(R"(cycle_pj: [0-9.]+)", "cycle_pj: fast").find("energy.quadrant.cycle_pj") !=
           std::string::npos);
-    CHECK(error_after_edit(R"(tram_read: [0-9.]+)", "tram_read: -3").find("must not be negative") != std::string::npos);
-    CHECK(error_after_edit(R"(\n    sleep_mw: 0)", "").find("energy.cpu.sleep_mw: missing key") != std::string::npos);
-    CHECK(error_after_edit(R"(role: validate)", "role: maybe").find("expected fit or validate") != std::string::npos);
-    CHECK(error_after_edit(R"(  calibration:\n(    - .*\n)+)", "").find("no calibration measurements") !=
+    CHECK(energy_error_after_edit(R"(tram_read: [0-9.]+)", "tram_read: -3").find("must not be negative") !=
+          std::string::npos);
+    CHECK(energy_error_after_edit(R"(\n    sleep_mw: 0)", "").find("energy.cpu.sleep_mw: missing key") !=
+          std::string::npos);
+    CHECK(energy_error_after_edit(R"(role: validate)", "role: maybe").find("expected fit or validate") !=
+          std::string::npos);
+    CHECK(energy_error_after_edit(R"(  calibration:\n(    - .*\n)+)", "").find("no calibration measurements") !=
           std::string::npos);
 }

@@ -7,6 +7,7 @@
 
 #include "tlm/trace_number.h"
 #include "tlm/trace_parser.h"
+#include "testbench/unit/test_support.h"
 
 using namespace ai8x;
 namespace fs = std::filesystem;
@@ -24,15 +25,6 @@ std::string error_of(const std::string& text, const std::string& dir = ".") {
     }
     return "";
 }
-
-struct TempDir {
-    fs::path path = fs::temp_directory_path() / ("ai8xsim-parser-" + std::to_string(getpid()));
-    TempDir() { fs::create_directories(path); }
-    ~TempDir() { fs::remove_all(path); }
-    void write(const std::string& name, const std::string& bytes) const {
-        std::ofstream(path / name, std::ios::binary) << bytes;
-    }
-};
 
 }  // namespace
 
@@ -63,7 +55,7 @@ TEST_CASE("durations need a unit and format back exactly", "[trace][parser]") {
 }
 
 TEST_CASE("parser reads every command form", "[trace][parser]") {
-    TempDir dir;
+    test::ScratchDir dir{"parser"};
     dir.write("img.hex", "# two words\n00000001 deadbeef\n");
     const Trace t = parse(
         "# header comment\n"
@@ -123,14 +115,14 @@ TEST_CASE("formatted commands parse back to themselves", "[trace][parser]") {
 }
 
 TEST_CASE("binary images are little-endian words", "[trace][parser]") {
-    TempDir dir;
+    test::ScratchDir dir{"parser"};
     dir.write("img.bin", std::string("\x01\x02\x03\x04\xaa\xbb\xcc\xdd", 8));
     const Trace t = parse("check 0x20000000 img.bin\n", dir.path.string());
     CHECK(t.commands.at(0).words == std::vector<uint32_t>{0x04030201u, 0xddccbbaau});
 }
 
 TEST_CASE("parser reports each malformed line with file, line and what was expected", "[trace][parser]") {
-    TempDir dir;
+    test::ScratchDir dir{"parser"};
     dir.write("odd.bin", "abc");
     dir.write("bad.hex", "00000001\nxyz\n");
     dir.write("empty.bin", "");

@@ -13,6 +13,7 @@
 #include "tlm/trace_parser.h"
 #include "tlm/trace_player.h"
 #include "tlm/trace_word_file.h"
+#include "testbench/unit/test_support.h"
 
 using namespace ai8x;
 using sc_core::SC_NS;
@@ -75,17 +76,11 @@ struct ToyDevice : sc_core::sc_module {
     }
 };
 
-struct TempDir {
-    fs::path path = fs::temp_directory_path() / ("ai8xsim-player-" + std::to_string(getpid()));
-    TempDir() { fs::create_directories(path); }
-    ~TempDir() { fs::remove_all(path); }
-};
-
 // Builds device + player, runs the trace to the end, returns the result.
-struct Bench {
+struct PlayerBench {
     ToyDevice dev{"dev"};
     TracePlayer player;
-    Bench(const std::string& text, const std::string& dir = ".")
+    PlayerBench(const std::string& text, const std::string& dir = ".")
         : player("player", parse_trace_text(text, "t.trace", dir)) {
         player.socket.bind(dev.socket);
         dev.irq = [this](bool level) { player.irq(level); };
@@ -99,7 +94,7 @@ struct Bench {
 }  // namespace
 
 TEST_CASE("player: writes of every width land in memory, read checks pass", "[trace][player]") {
-    Bench b(
+    PlayerBench b(
         "write32 0x20000000 0x11223344\n"
         "write16 0x20000006 0xbeef\n"
         "write8  0x20000005 0x5a\n"
@@ -116,7 +111,7 @@ TEST_CASE("player: writes of every width land in memory, read checks pass", "[tr
 }
 
 TEST_CASE("player: a failed read check names address, expected and actual", "[trace][player]") {
-    Bench b(
+    PlayerBench b(
         "write32 0x20000010 0x000000ff\n"
         "read32  0x20000010 0x000000fe\n"
         "read32  0x20000010 0x000000f0 0xf0\n"  // masked: holds
@@ -135,7 +130,7 @@ TEST_CASE("player: a failed read check names address, expected and actual", "[tr
 }
 
 TEST_CASE("player: poll waits until the device is done", "[trace][player]") {
-    Bench b(
+    PlayerBench b(
         "write32 0x40000000 1\n"
         "read32  0x40000004 0\n"
         "poll32  0x40000004 1 0x1 100us\n"
@@ -149,7 +144,7 @@ TEST_CASE("player: poll waits until the device is done", "[trace][player]") {
 }
 
 TEST_CASE("player: poll that never matches times out with the last value read", "[trace][player]") {
-    Bench b(
+    PlayerBench b(
         "poll32 0x40000004 1 2us\n"
         "write32 0x20000000 7\n");
     const TraceResult& r = b.run();
@@ -163,7 +158,7 @@ TEST_CASE("player: poll that never matches times out with the last value read", 
 }
 
 TEST_CASE("player: wait_irq returns on the interrupt, even one that came early", "[trace][player]") {
-    Bench b(
+    PlayerBench b(
         "write32 0x40000000 1\n"
         "wait_irq 100us\n"
         "read32 0x40000004 1\n"
@@ -176,7 +171,7 @@ TEST_CASE("player: wait_irq returns on the interrupt, even one that came early",
 }
 
 TEST_CASE("player: wait_irq without an interrupt fails after the timeout", "[trace][player]") {
-    Bench b("wait_irq 3us\n");
+    PlayerBench b("wait_irq 3us\n");
     const TraceResult& r = b.run();
     REQUIRE(r.failures.size() == 1);
     CHECK(r.failures[0].message == "t.trace:1: wait_irq: no interrupt within 3 us");
@@ -184,7 +179,7 @@ TEST_CASE("player: wait_irq without an interrupt fails after the timeout", "[tra
 }
 
 TEST_CASE("player: error responses are failures and the trace goes on", "[trace][player]") {
-    Bench b(
+    PlayerBench b(
         "write32 0x40000008 1\n"
         "read32 0x40000008 0\n"
         "write32 0x20000000 5\n");
@@ -197,11 +192,11 @@ TEST_CASE("player: error responses are failures and the trace goes on", "[trace]
 }
 
 TEST_CASE("player: load, dump and check move whole images", "[trace][player]") {
-    TempDir dir;
+    test::ScratchDir dir{"player"};
     write_word_file((dir.path / "in.bin").string(), {0x01020304, 0xa0b0c0d0, 0xffffffff, 0});
     write_word_file((dir.path / "same.hex").string(), {0x01020304, 0xa0b0c0d0});
     write_word_file((dir.path / "differs.hex").string(), {0x01020304, 0xa0b0c0d1, 0xfffffffe});
-    Bench b(
+    PlayerBench b(
         "load  0x20000100 in.bin\n"
         "write32 0x20000110 0x55\n"
         "dump  0x20000100 20 out.hex\n"
@@ -225,16 +220,16 @@ TEST_CASE("player: load, dump and check move whole images", "[trace][player]") {
 }
 
 TEST_CASE("player: many mismatches in one check are summarised", "[trace][player]") {
-    TempDir dir;
+    test::ScratchDir dir{"player"};
     write_word_file((dir.path / "ones.bin").string(), std::vector<uint32_t>(40, 1));
-    Bench b("check 0x20000000 ones.bin\n", dir.path.string());
+    PlayerBench b("check 0x20000000 ones.bin\n", dir.path.string());
     const TraceResult& r = b.run();
     REQUIRE(r.failures.size() == 17);
     CHECK(r.failures.back().message.find("24 more word(s) differ from ones.bin") != std::string::npos);
 }
 
 TEST_CASE("player: a dump that cannot be written is an input error", "[trace][player]") {
-    Bench b("dump 0x20000000 4 /nonexistent-dir/x.bin\n");
+    PlayerBench b("dump 0x20000000 4 /nonexistent-dir/x.bin\n");
     const TraceResult& r = b.run();
     CHECK(r.failures.empty());
     REQUIRE(r.errors.size() == 1);

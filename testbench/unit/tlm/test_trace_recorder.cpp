@@ -29,8 +29,12 @@ BusEvent event(tlm::tlm_command cmd, uint64_t address, uint32_t data, double at_
     ev.time = sc_core::sc_time(at_us, SC_US);
     return ev;
 }
-BusEvent wr(uint64_t a, uint32_t d, double t, unsigned len = 4) { return event(tlm::TLM_WRITE_COMMAND, a, d, t, len); }
-BusEvent rd(uint64_t a, uint32_t d, double t, unsigned len = 4) { return event(tlm::TLM_READ_COMMAND, a, d, t, len); }
+BusEvent write_event(uint64_t a, uint32_t d, double t, unsigned len = 4) {
+    return event(tlm::TLM_WRITE_COMMAND, a, d, t, len);
+}
+BusEvent read_event(uint64_t a, uint32_t d, double t, unsigned len = 4) {
+    return event(tlm::TLM_READ_COMMAND, a, d, t, len);
+}
 
 // Recorded lines without the header comment.
 std::vector<std::string> body(const std::string& text) {
@@ -48,16 +52,16 @@ TEST_CASE("recorder: writes, single reads and polls", "[trace][recorder]") {
     std::ostringstream out;
     {
         TraceRecorder rec(out, "cpu");
-        rec.on_transaction(wr(0x50100000, 0x00100808, 0));
-        rec.on_transaction(wr(0x50100002, 0xbeef, 1, 2));
-        rec.on_transaction(rd(0x50100004, 7, 2));
-        rec.on_transaction(rd(0x50100000, 0, 3));  // a run of four reads of one address:
-        rec.on_transaction(rd(0x50100000, 0, 4));
-        rec.on_transaction(rd(0x50100000, 0, 5));
-        rec.on_transaction(rd(0x50100000, 0x800, 253));  // 250 us from first to final value
-        rec.on_transaction(rd(0x50100004, 7, 254));
-        rec.on_transaction(rd(0x50100008, 1, 255));
-        rec.on_transaction(rd(0x5010000c, 1, 256, 1));  // last pending read is written by the destructor
+        rec.on_transaction(write_event(0x50100000, 0x00100808, 0));
+        rec.on_transaction(write_event(0x50100002, 0xbeef, 1, 2));
+        rec.on_transaction(read_event(0x50100004, 7, 2));
+        rec.on_transaction(read_event(0x50100000, 0, 3));  // a run of four reads of one address:
+        rec.on_transaction(read_event(0x50100000, 0, 4));
+        rec.on_transaction(read_event(0x50100000, 0, 5));
+        rec.on_transaction(read_event(0x50100000, 0x800, 253));  // 250 us from first to final value
+        rec.on_transaction(read_event(0x50100004, 7, 254));
+        rec.on_transaction(read_event(0x50100008, 1, 255));
+        rec.on_transaction(read_event(0x5010000c, 1, 256, 1));  // last pending read is written by the destructor
     }
     CHECK(body(out.str()) == std::vector<std::string>{
                                  "write32 0x50100000 0x00100808",
@@ -73,10 +77,10 @@ TEST_CASE("recorder: writes, single reads and polls", "[trace][recorder]") {
 TEST_CASE("recorder: reads of one address with a write between are not one poll", "[trace][recorder]") {
     std::ostringstream out;
     TraceRecorder rec(out, "cpu");
-    rec.on_transaction(rd(0x50100000, 1, 0));
-    rec.on_transaction(wr(0x50100000, 3, 1));
-    rec.on_transaction(rd(0x50100000, 3, 2));
-    rec.on_transaction(rd(0x50100000, 3, 2, 2));  // same address, other width: a new run
+    rec.on_transaction(read_event(0x50100000, 1, 0));
+    rec.on_transaction(write_event(0x50100000, 3, 1));
+    rec.on_transaction(read_event(0x50100000, 3, 2));
+    rec.on_transaction(read_event(0x50100000, 3, 2, 2));  // same address, other width: a new run
     rec.flush();
     CHECK(body(out.str()) == std::vector<std::string>{
                                  "read32 0x50100000 0x00000001",
@@ -92,12 +96,12 @@ TEST_CASE("recorder: other initiators, addresses outside windows and errors", "[
     rec.add_window(0x50000000, 0x01000000);
     rec.add_window(0x40000000, 0x100);
     rec.on_transaction(event(tlm::TLM_WRITE_COMMAND, 0x50100000, 1, 0, 4, "dma"));
-    rec.on_transaction(wr(0x40000100, 1, 0));  // just past the second window
-    rec.on_transaction(wr(0x400000fc, 2, 0));
-    BusEvent bad = rd(0x50fffffc, 0, 1);
+    rec.on_transaction(write_event(0x40000100, 1, 0));  // just past the second window
+    rec.on_transaction(write_event(0x400000fc, 2, 0));
+    BusEvent bad = read_event(0x50fffffc, 0, 1);
     bad.status = tlm::TLM_ADDRESS_ERROR_RESPONSE;
     rec.on_transaction(bad);
-    rec.on_transaction(wr(0x51000000, 3, 2));
+    rec.on_transaction(write_event(0x51000000, 3, 2));
     rec.flush();
     CHECK(body(out.str()) == std::vector<std::string>{
                                  "write32 0x400000fc 0x00000002",
@@ -109,13 +113,13 @@ TEST_CASE("recorder: interrupts become wait_irq, only on rising edges", "[trace]
     std::ostringstream out;
     TraceRecorder rec(out, "cpu");
     rec.set_timeout_policy(2, sc_core::sc_time(10, SC_US));
-    rec.on_transaction(wr(0x50100000, 1, 100));
-    rec.on_transaction(rd(0x50100004, 0, 101));
-    rec.on_transaction(rd(0x50100004, 0, 102));
+    rec.on_transaction(write_event(0x50100000, 1, 100));
+    rec.on_transaction(read_event(0x50100004, 0, 101));
+    rec.on_transaction(read_event(0x50100004, 0, 102));
     rec.on_irq(true, sc_core::sc_time(300, SC_US));  // 198 us after the last access
     rec.on_irq(true, sc_core::sc_time(301, SC_US));
     rec.on_irq(false, sc_core::sc_time(302, SC_US));
-    rec.on_transaction(rd(0x50100004, 1, 303));
+    rec.on_transaction(read_event(0x50100004, 1, 303));
     rec.flush();
     CHECK(body(out.str()) == std::vector<std::string>{
                                  "write32 0x50100000 0x00000001",
@@ -155,12 +159,12 @@ TEST_CASE("recorder: a recorded session replays to the same memory contents", "[
         double t = 0;
         auto write = [&](uint64_t a, uint32_t v, unsigned len) {
             std::memcpy(&expected[a - 0x50400000], &v, len);
-            rec.on_transaction(wr(a, v, t += 0.1, len));
+            rec.on_transaction(write_event(a, v, t += 0.1, len));
         };
         auto read = [&](uint64_t a, unsigned len) {
             uint32_t v = 0;
             std::memcpy(&v, &expected[a - 0x50400000], len);
-            rec.on_transaction(rd(a, v, t += 0.1, len));
+            rec.on_transaction(read_event(a, v, t += 0.1, len));
         };
         for (uint32_t i = 0; i < 64; ++i) write(0x50400000 + 4 * i, i * 0x01010101u + 0x1234, 4);
         write(0x50400102, 0xabcd, 2);
