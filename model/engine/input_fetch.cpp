@@ -87,6 +87,18 @@ Plane stream_plane(const LayerConfig& c, const std::vector<uint32_t>& words, uns
     int8_t values[16];
     const uint32_t ops = c.operands < 16 ? c.operands : 16;  // the field is four bits wide
     std::size_t next = 0;
+    if (ops == 1 && !c.chw_input) {
+        // One operand, HWC: every read of the window is this processor's lane
+        // of the next word, in window order (as below, without the operand
+        // bookkeeping).
+        const unsigned shift = 8 * lane;
+        const std::size_t n = std::size_t{c.pool_rows} * c.pool_cols;
+        for (std::size_t position = 0; position < out.size(); ++position, next += n) {
+            for (std::size_t k = 0; k < n; ++k) window[k] = static_cast<int8_t>(words[next + k] >> shift);
+            out[position] = pool_window(window, n, c);
+        }
+        return out;
+    }
     for (uint32_t pr = 0; pr < c.pooled_rows; ++pr) {
         for (uint32_t pc = 0; pc < c.pooled_cols; ++pc) {
             const uint64_t position = uint64_t{pr} * c.pooled_cols + pc;
