@@ -31,6 +31,7 @@ void AhbBus::map(unsigned port, const std::string& name, uint64_t base, uint64_t
 void AhbBus::name_initiator(unsigned index, const std::string& name) {
     if (initiator_names_.size() <= index) initiator_names_.resize(index + 1);
     initiator_names_[index] = name;
+    event_initiator_ = -1;  // the kept event may hold the old name
 }
 
 void AhbBus::add_observer(BusObserver* obs) { observers_.push_back(obs); }
@@ -72,16 +73,24 @@ void AhbBus::b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core
 
 void AhbBus::notify(int initiator, const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay) {
     if (observers_.empty()) return;
-    BusEvent ev;
-    ev.initiator = initiator_name(initiator);
+    BusEvent nested;
+    BusEvent& ev = notifying_ ? nested : event_;
+    if (&ev == &nested || event_initiator_ != initiator) {
+        ev.initiator = initiator_name(initiator);
+        if (&ev == &event_) event_initiator_ = initiator;
+    }
     ev.command = trans.get_command();
     ev.address = trans.get_address();
     ev.length = trans.get_data_length();
+    ev.data = 0;
     const unsigned n = std::min(4u, ev.length);
     for (unsigned i = 0; i < n; ++i) ev.data |= uint32_t(trans.get_data_ptr()[i]) << (8 * i);
     ev.status = trans.get_response_status();
     ev.time = sc_core::sc_time_stamp() + delay;
+    const bool outer = !notifying_;
+    notifying_ = true;
     for (BusObserver* o : observers_) o->on_transaction(ev);
+    if (outer) notifying_ = false;
 }
 
 unsigned AhbBus::transport_dbg(int, tlm::tlm_generic_payload& trans) {

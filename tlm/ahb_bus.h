@@ -54,6 +54,13 @@ private:
     std::vector<std::string> initiator_names_;
     std::vector<BusObserver*> observers_;
     sc_core::sc_time clock_period_;
+    // The event handed to the observers, kept between accesses so that its
+    // initiator name is copied only when the initiator changes (every access
+    // is observed: the inference timer watches the bus). A notification made
+    // from inside an observer uses an event of its own.
+    BusEvent event_;
+    int event_initiator_ = -1;  // whose name event_.initiator holds (-1: none)
+    bool notifying_ = false;
 };
 
 }  // namespace ai8x

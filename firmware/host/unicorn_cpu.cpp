@@ -309,8 +309,9 @@ void UnicornCpu::skip_poll_passes(uint32_t address, uint32_t bytes) {
     // them, and the status cannot change before the next scheduled activity,
     // since nothing but a SystemC process changes it.
     const sc_core::sc_time next_activity = sc_core::sc_time_to_pending_activity();
-    for (;;) {
-        if (instret_ >= chunk_end_) return;
+    // One pass on the books; false (books untouched) where it must run for real.
+    const auto pass = [&]() -> bool {
+        if (instret_ >= chunk_end_) return false;
         const sc_core::sc_time before = qk_.get_local_time();
         const BlockBooks books = block_books();
         enter_block(address);  // what hook_block books for a pass
@@ -321,9 +322,54 @@ void UnicornCpu::skip_poll_passes(uint32_t address, uint32_t bytes) {
         if (!(at_read < next_activity) || qk_.need_sync()) {
             restore_block_books(books);
             qk_.set(before);
-            return;
+            return false;
         }
         ++skipped_polls_;
+        return true;
+    };
+    // After one pass every further pass starts from the same entry state (the
+    // branch back, the block's last access) and books the same instructions,
+    // cycles and time: the second pass's increments are every later one's.
+    // The passes that fit are then booked at once: the stop conditions only
+    // grow with the pass count (instructions towards the chunk's end, the
+    // read's time towards the next activity, the time after it towards the
+    // quantum's end). The last pass, which stops, is replayed as before.
+    if (!pass()) return;
+    const BlockBooks first = block_books();
+    const sc_core::sc_time t1 = qk_.get_local_time();
+    if (!pass()) return;
+    const BlockBooks second = block_books();
+    const sc_core::sc_time t2 = qk_.get_local_time();
+    const uint64_t di = second.instret - first.instret, dc = second.cycles - first.cycles;
+    const uint64_t dt = (t2 - t1).value(), bus = polls_.bus_delay.value();
+    const uint64_t read_at = t2.value() + (dt - bus);  // the next pass's status read
+    uint64_t fit = 0;
+    if (di > 0 && dt > bus && instret_ < chunk_end_ && read_at < next_activity.value()) {
+        fit = (chunk_end_ - instret_ + di - 1) / di;  // passes that start before the chunk's end
+        const uint64_t reads = (next_activity.value() - 1 - read_at) / dt + 1;  // reads before the activity
+        fit = std::min({fit, reads, uint64_t{1} << 32});
+        // The quantum check after each pass: the largest count whose end needs no sync.
+        const auto syncs_after = [&](uint64_t n) {
+            qk_.set(sc_core::sc_time::from_value(t2.value() + n * dt));
+            return qk_.need_sync();
+        };
+        if (syncs_after(fit)) {
+            uint64_t lo = 0, hi = fit;  // lo passes fit, hi do not
+            while (hi - lo > 1) {
+                const uint64_t mid = lo + (hi - lo) / 2;
+                (syncs_after(mid) ? hi : lo) = mid;
+            }
+            fit = lo;
+        }
+    }
+    instret_ = second.instret + fit * di;
+    cycles_ = second.cycles + fit * dc;
+    cycles_accounted_ = cycles_;
+    block_base_ = second.block_base + fit * di;
+    block_cycles_base_ = second.block_cycles_base + fit * dc;
+    qk_.set(sc_core::sc_time::from_value(t2.value() + fit * dt));
+    skipped_polls_ += fit;
+    while (pass()) {
     }
 }
 

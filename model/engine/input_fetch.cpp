@@ -1,6 +1,7 @@
 #include "model/engine/input_fetch.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <string>
 
@@ -45,17 +46,59 @@ int8_t pool_window(const int8_t* window, std::size_t n, const LayerConfig& c) {
     return c.pool_max ? arith::max_pool(window, n) : arith::avg_pool(window, n, c.pool_rounding);
 }
 
-// One (processor, pass) plane of a streaming layer: each pooled position reads
-// its own window through the source at the time of that read, so a pixel
-// shared by two overlapping windows may differ between them, as on hardware.
-Plane stream_plane(const LayerConfig& c, const InputWordSource& source, uint32_t instance, unsigned lane,
-                   uint32_t pass) {
+// The words one streaming (instance, pass) reads, in the order stream_plane()
+// uses them: per pooled position, per window pixel, per operand. Each read goes
+// through the source at the time of its position, so a pixel shared by two
+// overlapping windows may differ between them, as on hardware. The words do
+// not depend on the byte lane: the processors sharing a data memory instance
+// read the same words (each takes its own byte), so they are fetched once per
+// instance and pass.
+std::vector<uint32_t> stream_words(const LayerConfig& c, const InputWordSource& source, uint32_t instance,
+                                   uint32_t pass) {
+    const uint32_t col_stride = c.conv1d ? 1 : c.pool_stride;
+    const uint32_t ops = c.operands < 16 ? c.operands : 16;  // the field is four bits wide
+    std::vector<uint32_t> words;
+    words.reserve(std::size_t{c.pooled_rows} * c.pooled_cols * c.pool_rows * c.pool_cols * ops);
+    for (uint32_t pr = 0; pr < c.pooled_rows; ++pr) {
+        for (uint32_t pc = 0; pc < c.pooled_cols; ++pc) {
+            const uint64_t position = uint64_t{pr} * c.pooled_cols + pc;
+            for (uint32_t r = 0; r < c.pool_rows; ++r) {
+                for (uint32_t col = 0; col < c.pool_cols; ++col) {
+                    const uint64_t px = uint64_t{pr * c.pool_stride + r} * c.in_cols + pc * col_stride + col;
+                    for (uint32_t o = 0; o < ops; ++o) {
+                        const uint64_t offset = c.chw_input ? px / 4 : (px * c.passes + pass) * c.operands + o;
+                        words.push_back(source.word(instance, offset, position));
+                    }
+                }
+            }
+        }
+    }
+    return words;
+}
+
+// One (processor, pass) plane of a streaming layer from the words its
+// instance read (stream_words()): the processor's byte of each, pooled and
+// combined.
+Plane stream_plane(const LayerConfig& c, const std::vector<uint32_t>& words, unsigned lane) {
     const uint32_t col_stride = c.conv1d ? 1 : c.pool_stride;
     Plane out(static_cast<std::size_t>(c.pooled_rows) * c.pooled_cols);
     int8_t window[256];
     int8_t operand_windows[16][256];
     int8_t values[16];
     const uint32_t ops = c.operands < 16 ? c.operands : 16;  // the field is four bits wide
+    std::size_t next = 0;
+    if (ops == 1 && !c.chw_input) {
+        // One operand, HWC: every read of the window is this processor's lane
+        // of the next word, in window order (as below, without the operand
+        // bookkeeping).
+        const unsigned shift = 8 * lane;
+        const std::size_t n = std::size_t{c.pool_rows} * c.pool_cols;
+        for (std::size_t position = 0; position < out.size(); ++position, next += n) {
+            for (std::size_t k = 0; k < n; ++k) window[k] = static_cast<int8_t>(words[next + k] >> shift);
+            out[position] = pool_window(window, n, c);
+        }
+        return out;
+    }
     for (uint32_t pr = 0; pr < c.pooled_rows; ++pr) {
         for (uint32_t pc = 0; pc < c.pooled_cols; ++pc) {
             const uint64_t position = uint64_t{pr} * c.pooled_cols + pc;
@@ -63,10 +106,9 @@ Plane stream_plane(const LayerConfig& c, const InputWordSource& source, uint32_t
             for (uint32_t r = 0; r < c.pool_rows; ++r) {
                 for (uint32_t col = 0; col < c.pool_cols; ++col, ++n) {
                     const uint64_t px = uint64_t{pr * c.pool_stride + r} * c.in_cols + pc * col_stride + col;
+                    const unsigned byte = c.chw_input ? static_cast<unsigned>(px % 4) : lane;
                     for (uint32_t o = 0; o < ops; ++o) {
-                        const uint64_t offset = c.chw_input ? px / 4 : (px * c.passes + pass) * c.operands + o;
-                        const unsigned byte = c.chw_input ? static_cast<unsigned>(px % 4) : lane;
-                        values[o] = static_cast<int8_t>(source.word(instance, offset, position) >> (8 * byte));
+                        values[o] = static_cast<int8_t>(words[next++] >> (8 * byte));
                         operand_windows[o][n] = values[o];
                     }
                     window[n] = ops == 1 ? values[0] : arith::eltwise8(c.eltwise_op, values, ops);
@@ -106,6 +148,7 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c, st
 
     const auto layer = static_cast<std::size_t>(c.layer);
     std::set<uint32_t> hwc_instances;
+    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> stream_reads;  // (instance, pass) -> words
     for (std::size_t i = 0; i < c.processors.size(); ++i) {
         const LayerProcessor& p = c.processors[i];
         const uint32_t instance = static_cast<uint32_t>(p.global) / dev.processors_per_data_sram;
@@ -133,8 +176,11 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c, st
         };
 
         result.planes[i].resize(c.passes);
-        for (uint32_t j = 0; j < c.passes && source; ++j)
-            result.planes[i][j] = stream_plane(c, *source, instance, lane, j);
+        for (uint32_t j = 0; j < c.passes && source; ++j) {
+            std::vector<uint32_t>& words = stream_reads[{instance, j}];
+            if (words.empty()) words = stream_words(c, *source, instance, j);
+            result.planes[i][j] = stream_plane(c, words, lane);
+        }
         for (uint32_t j = 0; j < c.passes && !source; ++j) {
             std::vector<Plane> operand_planes(c.operands, Plane(pixels));
             for (uint32_t o = 0; o < c.operands; ++o) {

@@ -160,13 +160,12 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
             const uint32_t t = o % cfg.channel_positions;
             const uint64_t pass_offset = uint64_t{o / cfg.channel_positions} * cfg.write_pass_offset;
             const int32_t* value = &results[(o - first_output) * pixels];
-            for (std::size_t n = 0; n < pixels; ++n) {
-                const uint64_t offset = n * cfg.write_stride + pass_offset;
-                if (cfg.wide_output)
-                    out.write32(cfg.lead_quadrant, cfg.write_base, t, offset, value[n]);
-                else
-                    out.write8(cfg.lead_quadrant, cfg.write_base, t, offset, static_cast<int8_t>(value[n]));
+            if (!cfg.wide_output) {
+                out.write8_series(cfg.lead_quadrant, cfg.write_base, t, pass_offset, cfg.write_stride, value, pixels);
+                continue;
             }
+            for (std::size_t n = 0; n < pixels; ++n)
+                out.write32(cfg.lead_quadrant, cfg.write_base, t, n * cfg.write_stride + pass_offset, value[n]);
         }
     }
     stats.macs = uint64_t{pixels} * weights.outputs * weights.processors * weights.passes * weights.taps;

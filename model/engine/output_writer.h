@@ -27,6 +27,15 @@ class OutputWordSink {
 public:
     virtual ~OutputWordSink() = default;
     virtual uint32_t* word(uint32_t instance, uint64_t offset) = 0;
+    // Storage of words first, first + 1, ..., last of `instance` in one piece
+    // (word first + k at result[k], its written flag at written[k]), for a
+    // series of writes that all land at or after `first` and up to `last`,
+    // which the caller writes; or nullptr when the range is not stored in one
+    // piece (the caller then goes word by word). The pointers stay valid until
+    // the next call on this sink.
+    virtual uint32_t* span(uint32_t /*instance*/, uint64_t /*first*/, uint64_t /*last*/, uint8_t*& /*written*/) {
+        return nullptr;
+    }
 };
 
 class OutputWriter {
@@ -38,6 +47,11 @@ public:
 
     // Writes one 8-bit result into byte lane t % 4 of its word.
     void write8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t value);
+    // Writes `count` 8-bit results of output channel position t: value k
+    // (truncated to 8 bits) at word_offset first + k * stride, in order. The
+    // same as write8() for each k in turn.
+    void write8_series(int quadrant, uint32_t base, uint32_t t, uint64_t first, uint64_t stride, const int32_t* values,
+                       std::size_t count);
     // Writes one 32-bit result into its own word.
     void write32(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int32_t value);
     // Reads back what write8/write32 stored at the same place (for layer dumps);
@@ -54,7 +68,13 @@ private:
     bool locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word,
                 uint8_t** written = nullptr);
 
-    void count_write();  // activity of the instance locate() found last
+    void warn_sink_outside(int quadrant, uint64_t start, uint32_t t, uint64_t word_offset);
+    void warn_beyond_memory(int quadrant, uint64_t pointer, uint32_t t);
+
+    // One output value (an 8-bit lane or a 32-bit word) stored by the layer in
+    // the instance locate() found last; tallied here and handed to the
+    // instances once, when the writer goes.
+    void count_write() { ++writes_[last_instance_]; }
 
     AcceleratorState& state_;
     const LayerConfig& cfg_;

@@ -2,7 +2,9 @@
 
 namespace ai8x {
 
-InputFifos::InputFifos(uint32_t count, uint32_t depth) : depth_(depth), queues_(count), dropped_(count, 0) {}
+InputFifos::InputFifos(uint32_t count, uint32_t depth) : depth_(depth), queues_(count), dropped_(count, 0) {
+    for (uint32_t i = 0; i < count; ++i) update_full(i);
+}
 
 InputFifos::Push InputFifos::push(uint32_t fifo, uint32_t word, bool enabled) {
     if (!enabled) {
@@ -15,6 +17,7 @@ InputFifos::Push InputFifos::push(uint32_t fifo, uint32_t word, bool enabled) {
         return Push::DroppedFull;
     }
     q.push_back(word);
+    update_full(fifo);
     return Push::Queued;
 }
 
@@ -23,16 +26,13 @@ uint32_t InputFifos::pop(uint32_t fifo) {
     if (q.empty()) return 0;
     const uint32_t w = q.front();
     q.pop_front();
+    update_full(fifo);
     return w;
 }
 
-void InputFifos::clear(uint32_t fifo) { queues_.at(fifo).clear(); }
-
-uint32_t InputFifos::full_flags() const {
-    uint32_t flags = 0;
-    for (std::size_t i = 0; i < queues_.size(); ++i)
-        if (queues_[i].size() >= depth_) flags |= 1u << i;
-    return flags;
+void InputFifos::clear(uint32_t fifo) {
+    queues_.at(fifo).clear();
+    update_full(fifo);
 }
 
 uint32_t InputFifos::starved_by_full(uint32_t enabled) const {

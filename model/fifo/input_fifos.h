@@ -26,7 +26,7 @@ public:
     uint32_t depth() const { return depth_; }
     uint32_t count() const { return static_cast<uint32_t>(queues_.size()); }
     // FIFO_STAT: bit i set while FIFO i holds `depth` words.
-    uint32_t full_flags() const;
+    uint32_t full_flags() const { return full_; }
     // Of the FIFOs in `enabled` (bit i = FIFO i), those that are empty while
     // another of them is full: the accelerator takes one word from every
     // enabled FIFO per frame position, so the full one cannot drain until the
@@ -41,6 +41,13 @@ public:
 private:
     uint32_t depth_;
     std::vector<std::deque<uint32_t>> queues_;
+    // Bit i: FIFO i holds depth_ words. Kept by every change of a queue, as
+    // the status register reads it on each push and pop.
+    uint32_t full_ = 0;
+    void update_full(uint32_t fifo) {
+        if (fifo >= 32) return;  // FIFO_STAT has a bit for the first 32 only
+        full_ = queues_[fifo].size() >= depth_ ? full_ | (1u << fifo) : full_ & ~(1u << fifo);
+    }
     std::vector<uint64_t> dropped_;
 };
 

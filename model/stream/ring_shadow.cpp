@@ -5,7 +5,11 @@
 namespace ai8x {
 
 RingShadow::RingShadow(AcceleratorState& state, uint32_t start, uint32_t size, uint32_t unit)
-    : state_(state), start_(start), size_(std::max<uint32_t>(1, size)), unit_(std::max<uint32_t>(1, unit)) {}
+    : state_(state),
+      start_(start),
+      size_(std::max<uint32_t>(1, size)),
+      unit_(std::max<uint32_t>(1, unit)),
+      instances_(state.data_sram.size()) {}
 
 uint32_t* RingShadow::word(uint32_t instance, uint64_t offset) {
     if (instance >= state_.data_sram.size()) return nullptr;
@@ -18,12 +22,28 @@ uint32_t* RingShadow::word(uint32_t instance, uint64_t offset) {
     }
     Instance& in = instances_[instance];
     const uint64_t d = offset - start_;
-    if (d >= in.words.size()) {
-        in.words.resize(d + 1, 0);
-        in.written.resize(d + 1, 0);
-    }
+    grow(in, d);
     in.written[d] = 1;
     return &in.words[d];
+}
+
+void RingShadow::grow(Instance& in, uint64_t d) {
+    if (d >= in.words.size()) {
+        const uint64_t grown = std::max<uint64_t>(d + 1, 2 * in.words.size());
+        in.words.resize(grown, 0);
+        in.written.resize(grown, 0);
+    }
+    if (d >= in.length) in.length = d + 1;
+}
+
+uint32_t* RingShadow::span(uint32_t instance, uint64_t first, uint64_t last, uint8_t*& written) {
+    if (instance >= instances_.size() || first < start_ || last < first) return nullptr;
+    Instance& in = instances_[instance];
+    // The caller writes `last`, so it becomes the highest offset written, as
+    // word() by word() would make it.
+    grow(in, last - start_);
+    written = &in.written[first - start_];
+    return &in.words[first - start_];
 }
 
 uint32_t RingShadow::slot_value(uint32_t instance, uint32_t slot, uint64_t progress,
@@ -33,13 +53,12 @@ uint32_t RingShadow::slot_value(uint32_t instance, uint32_t slot, uint64_t progr
         return before[instance][slot];
     };
     if (slot < start_ || slot >= uint64_t{start_} + size_) return fallback();
-    const auto it = instances_.find(instance);
-    if (it == instances_.end()) return fallback();
-    const Instance& in = it->second;
+    if (instance >= instances_.size()) return fallback();
+    const Instance& in = instances_[instance];
     const uint64_t s = slot - start_;
-    // Words the writer had produced: unwrapped offsets below progress * unit.
-    const uint64_t limit =
-        progress >= in.words.size() ? in.words.size() : std::min<uint64_t>(in.words.size(), progress * unit_);
+    // Words the writer had produced: unwrapped offsets below progress * unit
+    // (an instance never written has length 0: memory as it was).
+    const uint64_t limit = progress >= in.length ? in.length : std::min<uint64_t>(in.length, progress * unit_);
     if (limit <= s) return fallback();
     // The latest unwrapped word that maps to this slot, then back over words never written.
     int64_t d = static_cast<int64_t>(s + (limit - 1 - s) / size_ * size_);
@@ -48,9 +67,10 @@ uint32_t RingShadow::slot_value(uint32_t instance, uint32_t slot, uint64_t progr
 }
 
 void RingShadow::commit() const {
-    for (const auto& [instance, in] : instances_) {
+    for (std::size_t instance = 0; instance < instances_.size(); ++instance) {
+        const Instance& in = instances_[instance];
         auto& mem = state_.data_sram[instance];
-        for (uint64_t d = 0; d < in.words.size(); ++d) {
+        for (uint64_t d = 0; d < in.length; ++d) {
             if (!in.written[d]) continue;
             const uint64_t slot = start_ + d % size_;
             if (slot >= mem.size()) continue;
@@ -61,7 +81,7 @@ void RingShadow::commit() const {
 }
 
 uint32_t RingSource::word(uint32_t instance, uint64_t offset, uint64_t position) const {
-    const uint64_t slot = read_offset_ + offset % std::max<uint32_t>(1, size_);
+    const uint64_t slot = read_offset_ + offset % size_;
     const uint64_t progress = position < progress_.size() ? progress_[position] : ~uint64_t{0} / 2;
     return ring_.slot_value(instance, static_cast<uint32_t>(slot), progress, before_);
 }

@@ -8,7 +8,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "model/accel_state.h"
@@ -26,6 +25,9 @@ public:
     RingShadow(AcceleratorState& state, uint32_t start, uint32_t size, uint32_t unit);
 
     uint32_t* word(uint32_t instance, uint64_t offset) override;
+    // Ring words only (first at or above the ring's start): the writes word()
+    // would take one by one, stored in the same place.
+    uint32_t* span(uint32_t instance, uint64_t first, uint64_t last, uint8_t*& written) override;
 
     // Contents of slot `slot` (word offset inside `instance`) after the writer
     // had made `progress` steps; slots it had not reached keep `before`'s word.
@@ -36,13 +38,21 @@ public:
     void commit() const;
 
 private:
+    // The unwrapped words written into one data memory instance. `length` is
+    // one past the highest offset written; the vectors grow ahead of it (by
+    // doubling, so a layer's writes do not reallocate per word) and hold
+    // unwritten zeros beyond it. An instance never written has length 0.
     struct Instance {
         std::vector<uint32_t> words;
         std::vector<uint8_t> written;
+        uint64_t length = 0;
     };
+    // Makes `in` hold unwrapped offset d (and counts it as written up to there).
+    static void grow(Instance& in, uint64_t d);
+
     AcceleratorState& state_;
     uint32_t start_, size_, unit_;
-    std::map<uint32_t, Instance> instances_;
+    std::vector<Instance> instances_;  // indexed by data memory instance
 };
 
 // The reads of one streaming layer: through `ring` at the progress the scheduler recorded per position.
@@ -50,14 +60,14 @@ class RingSource : public InputWordSource {
 public:
     RingSource(const RingShadow& ring, const std::vector<uint64_t>& progress, uint32_t read_offset, uint32_t size,
                const std::vector<std::vector<uint32_t>>& before)
-        : ring_(ring), progress_(progress), read_offset_(read_offset), size_(size), before_(before) {}
+        : ring_(ring), progress_(progress), read_offset_(read_offset), size_(size ? size : 1), before_(before) {}
 
     uint32_t word(uint32_t instance, uint64_t offset, uint64_t position) const override;
 
 private:
     const RingShadow& ring_;
     const std::vector<uint64_t>& progress_;
-    uint32_t read_offset_, size_;
+    uint32_t read_offset_, size_;  // size_ at least 1 (an LREG_FMAX of 0 reads like 1)
     const std::vector<std::vector<uint32_t>>& before_;
 };
 

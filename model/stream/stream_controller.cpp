@@ -48,10 +48,22 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     // interrupt comes exactly cnn_cycles after the start, as the silicon's busy
     // interval (what the firmware's stopwatch measures) does.
     const sc_core::sc_time start = sc_core::sc_time_stamp();
-    uint64_t elapsed = 0;  // CNN cycles since `start` that SystemC time has reached
-    const auto advance_to = [&](uint64_t cycle) {
+    uint64_t elapsed = 0;  // CNN cycles since `start` the controller has reached
+    // Waits until cycle `cycle`. A wait inside the inference (`may_defer`) is
+    // left out when no other process has anything scheduled up to and
+    // including that edge: nothing can run, look at the FIFOs or push a word
+    // before it, so the controller's next actions happen exactly as after the
+    // wait, only at an earlier host moment; its next real wait then goes from
+    // the SystemC time reached to the later edge, which is where it would
+    // have been waiting when anyone else runs. (An activity due exactly at
+    // the edge keeps the wait, so processes due at the same instant meet as
+    // before.) With an observer (--vcd/--timeline) every wait is kept.
+    const bool defer_waits = observer_ == nullptr;
+    const auto advance_to = [&](uint64_t cycle, bool may_defer) {
         const sc_core::sc_time edge = start + sc_core::sc_time(double(cycle) / hz, sc_core::SC_SEC);
-        if (edge > sc_core::sc_time_stamp()) sc_core::wait(edge - sc_core::sc_time_stamp());
+        const sc_core::sc_time now = sc_core::sc_time_stamp();
+        if (edge > now && !(may_defer && defer_waits && sc_core::sc_time_to_pending_activity() > edge - now))
+            sc_core::wait(edge - now);
         elapsed = std::max(elapsed, cycle);
     };
     // A FIFO word written between two CNN clock edges is seen at the next edge.
@@ -80,7 +92,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     const uint64_t dropped_before = fifos.dropped_total();
     bool starving_warned = false;
     positions_run_.assign(observer_ ? session.plan().chain.size() : 0, 0);
-    advance_to(startup);
+    advance_to(startup, false);
     for (;;) {
         // Words move into the chain when the step begins, at this cycle.
         const uint64_t step_start = startup + session.scheduler().cycle();
@@ -98,13 +110,13 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
         const uint64_t chain_end = startup + session.scheduler().cycle();
         if (observer_ && st.kind == StreamStep::Ran) report_position(session, st, chain_end);
         if (st.kind == StreamStep::Ran) {
-            if (chain_end >= elapsed + kChunkCycles) advance_to(chain_end);
+            if (chain_end >= elapsed + kChunkCycles) advance_to(chain_end, true);
             continue;
         }
         if (chain_end > elapsed) {
             // Catch up with time first: the CPU may push the missing words meanwhile,
             // and an event notified while nobody waits is not remembered.
-            advance_to(chain_end);
+            advance_to(chain_end, true);
             continue;
         }
         if (!starving_warned && fifos.dropped_total() > dropped_before) {
@@ -124,7 +136,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
             observer_->stalled(startup + session.scheduler().cycle(),
                                startup + session.scheduler().cycle() + (edge - elapsed));
         session.add_stall(edge - elapsed);
-        advance_to(edge);
+        advance_to(edge, true);
     }
     Outcome out;
     try {
@@ -142,7 +154,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     if (elapsed > out.busy_cycles)  // the per-position costs must add up to the layers' cycles (scan_cost.h)
         spdlog::error("{}: FIFO inference: {} cycles have elapsed but the inference counts only {}", name(), elapsed,
                       out.busy_cycles);
-    advance_to(out.busy_cycles);
+    advance_to(out.busy_cycles, false);  // the completion interrupt comes at this very edge
     return out;
 }
 

@@ -161,7 +161,8 @@ void StreamScheduler::check_read(std::size_t index, uint32_t i, uint32_t j) {
     const StreamLayer& s = plan_.chain[index];
     const LayerConfig& c = s.cfg;
     LayerReport& rep = reports_[index];
-    const std::string at = "(" + std::to_string(i) + "," + std::to_string(j) + ")";
+    // The read's position, spelled only for a message (most reads report nothing).
+    const auto at = [&] { return "(" + std::to_string(i) + "," + std::to_string(j) + ")"; };
     const uint64_t sw = c.conv1d ? 1 : c.pool_stride;
     const uint64_t first = uint64_t{c.pool_stride} * i * c.in_cols + sw * j;
     const uint64_t last = (uint64_t{c.pool_stride} * i + c.pool_rows - 1) * c.in_cols + sw * j + c.pool_cols - 1;
@@ -177,7 +178,7 @@ void StreamScheduler::check_read(std::size_t index, uint32_t i, uint32_t j) {
         rep.min_margin = std::min(rep.min_margin, t - n);
         if (!producer_done && t < n)
             report(index, "read_before_write", last,
-                   "layer " + std::to_string(s.layer()) + " read " + at + " may start when layer " +
+                   "layer " + std::to_string(s.layer()) + " read " + at() + " may start when layer " +
                        std::to_string(p.layer()) + " has completed " + std::to_string(t) +
                        " scan positions but needs " + std::to_string(n) + " (STREAM1=" + hex(s.start) +
                        ", DELTA1=" + std::to_string(s.delta1) + ", DELTA2=" + std::to_string(s.delta2) +
@@ -188,11 +189,11 @@ void StreamScheduler::check_read(std::size_t index, uint32_t i, uint32_t j) {
     if (written > first) rep.max_ring_pixels = std::max(rep.max_ring_pixels, written - first);
     if (last >= written)
         report(index, "stale_read", last,
-               "layer " + std::to_string(s.layer()) + " read " + at + " uses input pixel " + std::to_string(last) +
+               "layer " + std::to_string(s.layer()) + " read " + at() + " uses input pixel " + std::to_string(last) +
                    " but only " + std::to_string(written) + " were written: the ring slot holds older data");
     if (written > first + ring)
         report(index, "overrun", first,
-               "layer " + std::to_string(s.layer()) + " read " + at + " uses input pixel " + std::to_string(first) +
+               "layer " + std::to_string(s.layer()) + " read " + at() + " uses input pixel " + std::to_string(first) +
                    " but " + std::to_string(written) + " were written into a ring of " + std::to_string(ring) +
                    " pixels (LREG_FMAX=" + std::to_string(s.fmax) + "): the slot was overwritten");
 }
