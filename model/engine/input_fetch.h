@@ -32,6 +32,10 @@ class InputWordSource {
 public:
     virtual ~InputWordSource() = default;
     virtual uint32_t word(uint32_t instance, uint64_t offset, uint64_t position) const = 0;
+    // True when word() may be called from several threads at once (it reads
+    // only, with no cache or counter inside): fetch_inputs() then reads the
+    // processors of a large layer in parallel (run --threads).
+    virtual bool concurrent_reads() const { return false; }
 };
 
 // Reads, pools and combines the inputs of every processor of `cfg`. Reads that

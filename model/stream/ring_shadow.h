@@ -53,6 +53,8 @@ public:
         : ring_(ring), progress_(progress), read_offset_(read_offset), size_(size), before_(before) {}
 
     uint32_t word(uint32_t instance, uint64_t offset, uint64_t position) const override;
+    // word() only reads the ring (RingShadow::slot_value is const, no cache).
+    bool concurrent_reads() const override { return true; }
 
 private:
     const RingShadow& ring_;

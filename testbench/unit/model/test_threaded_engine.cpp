@@ -3,7 +3,8 @@
 // run directly on the engine, and every FIFO/streaming one through the
 // streaming controller, with 2 and 3 threads, leaves the same data memory,
 // layer statistics, warnings, captured layer outputs and activity counters as
-// without a pool. The large layers among them really are shared.
+// without a pool. The large layers among them really are shared (their dot
+// products, and the input fetch of layers that read many values).
 #include <catch2/catch.hpp>
 
 #include <memory>
