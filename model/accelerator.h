@@ -92,8 +92,10 @@ public:
 
     // `run --threads N`: the layer engine shares its large computations with
     // N - 1 worker threads (1: none, the computation stays on the simulation
-    // thread). Results are the same for every N. Set before the simulation starts.
-    void set_compute_threads(unsigned threads);
+    // thread); with `only_with_spare_core` (run without --threads) only while
+    // the host has a core to spare. Results are the same for every N. Set
+    // before the simulation starts.
+    void set_compute_threads(unsigned threads, bool only_with_spare_core = false);
 
     uint64_t busy_cycles() const { return busy_cycles_; }  // CNN clock cycles of the last inference
     const EngineResult& last_result() const { return last_result_; }

@@ -194,15 +194,19 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
                 compute_tile(fields, first, count, first_output, end_output);
             }
         } else {
-            spdlog::debug("layer {}: outputs {}..{} shared by {} threads, {} pixels per share", cfg.layer, first_output,
-                          end_output - 1, pool->threads(), split);
             while (slot_fields.size() < pool->threads())
                 slot_fields.emplace_back(image, cfg.kernel_rows, cfg.kernel_cols, ocol, weight_rows.length);
-            pool->for_each((pixels + split - 1) / split, [&](std::size_t item, unsigned slot) {
+            const bool shared = pool->for_each((pixels + split - 1) / split, [&](std::size_t item, unsigned slot) {
                 const std::size_t first = item * split, count = std::min(split, pixels - first);
                 slot_fields[slot].gather(first, count);
                 compute_tile(slot_fields[slot], first, count, first_output, end_output);
             });
+            if (shared)
+                spdlog::debug("layer {}: outputs {}..{} shared by {} threads, {} pixels per share", cfg.layer,
+                              first_output, end_output - 1, pool->threads(), split);
+            else
+                spdlog::debug("layer {}: outputs {}..{} kept on the calling thread (no spare core)", cfg.layer,
+                              first_output, end_output - 1);
         }
         for (uint32_t o = first_output; o < end_output; ++o) {
             if (o == bias_warning_output) warnings.insert(warnings.end(), bias_warnings.begin(), bias_warnings.end());

@@ -1,5 +1,7 @@
 #include "model/engine/worker_pool.h"
 
+#include "model/engine/cpu_headroom.h"
+
 #include <algorithm>
 #include <atomic>
 #include <limits>
@@ -37,7 +39,8 @@ struct WorkerPool::Job {
     std::exception_ptr error;
 };
 
-WorkerPool::WorkerPool(unsigned threads) {
+WorkerPool::WorkerPool(unsigned threads, bool only_with_spare_core) {
+    if (only_with_spare_core && threads > 1) headroom_ = std::make_unique<CpuHeadroom>();
     const unsigned workers = std::max(threads, 1u) - 1;
     workers_.reserve(workers);
     try {
@@ -81,11 +84,16 @@ void WorkerPool::run_items(Job& job, unsigned slot) {
     }
 }
 
-void WorkerPool::for_each(std::size_t count, const Body& body) {
-    if (count == 0) return;
-    if (workers_.empty() || count == 1 || t_in_body) return run_inline(count, body);
-    std::unique_lock<std::mutex> submit(submit_, std::try_to_lock);
-    if (!submit.owns_lock()) return run_inline(count, body);
+bool WorkerPool::for_each(std::size_t count, const Body& body) {
+    if (count == 0) return false;
+    std::unique_lock<std::mutex> submit(submit_, std::defer_lock);
+    // Inline: one item, a nested call, another thread's call in progress, or no spare core.
+    const bool shared =
+        !workers_.empty() && count > 1 && !t_in_body && submit.try_lock() && (!headroom_ || headroom_->spare_core());
+    if (!shared) {
+        run_inline(count, body);
+        return false;
+    }
 
     ++shared_calls_;
     Job job(body, count);
@@ -104,6 +112,7 @@ void WorkerPool::for_each(std::size_t count, const Body& body) {
         work_done_.wait(lock, [this] { return joined_ == 0; });
     }
     if (job.error) std::rethrow_exception(job.error);
+    return true;
 }
 
 void WorkerPool::worker_main(unsigned slot) {

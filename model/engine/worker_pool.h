@@ -13,6 +13,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <memory>
 #include <cstddef>
 #include <exception>
 #include <functional>
@@ -22,6 +23,8 @@
 
 namespace ai8x {
 
+class CpuHeadroom;
+
 class WorkerPool {
 public:
     // index: the item, in [0, count). slot: which thread runs it, in
@@ -29,8 +32,10 @@ public:
     using Body = std::function<void(std::size_t index, unsigned slot)>;
 
     // `threads` counts the calling thread: 1 starts no worker (for_each then
-    // runs every item in order on the caller), 0 is taken as 1.
-    explicit WorkerPool(unsigned threads);
+    // runs every item in order on the caller), 0 is taken as 1. With
+    // `only_with_spare_core`, a call is offered to the workers only while the
+    // host has a core to spare (CpuHeadroom); otherwise it runs inline.
+    explicit WorkerPool(unsigned threads, bool only_with_spare_core = false);
     // Stops and joins every worker.
     ~WorkerPool();
     WorkerPool(const WorkerPool&) = delete;
@@ -44,8 +49,10 @@ public:
     // claimed in order, so that is the exception a plain loop would have met
     // first. A call from inside a body (nested), from a second thread while
     // the pool is busy, or with one thread runs the items in order on the
-    // calling thread, all with slot 0.
-    void for_each(std::size_t count, const Body& body);
+    // calling thread, all with slot 0, as does a call made while the host has
+    // no spare core (only_with_spare_core). Returns whether the items were
+    // offered to the workers.
+    bool for_each(std::size_t count, const Body& body);
 
     // for_each() calls whose items were offered to the workers (the others ran
     // inline): lets tests see that a computation really was shared.
@@ -60,6 +67,7 @@ private:
     void run_items(Job& job, unsigned slot);
     static void run_inline(std::size_t count, const Body& body);
 
+    std::unique_ptr<CpuHeadroom> headroom_;  // set with only_with_spare_core
     std::vector<std::thread> workers_;
     std::mutex submit_;  // one for_each at a time uses the workers
 
