@@ -14,7 +14,8 @@ cxx="${CXX:-g++}"
 # Catch2's own main: the pool test needs no SystemC.
 printf '#define CATCH_CONFIG_MAIN\n#include <catch2/catch.hpp>\n' >"$work/main.cpp"
 "$cxx" -std=c++17 -O1 -g -fsanitize=thread -fno-omit-frame-pointer -pthread -I"$repo" \
-  "$work/main.cpp" "$repo/model/engine/worker_pool.cpp" "$repo/testbench/unit/model/test_worker_pool.cpp" \
+  "$work/main.cpp" "$repo/model/engine/worker_pool.cpp" "$repo/model/engine/cpu_headroom.cpp" \
+  "$repo/testbench/unit/model/test_worker_pool.cpp" \
   -o "$work/worker_pool_tsan"
 # Any report is an error (exit code 66), and several rounds give the
 # scheduler more chances to interleave the threads differently.

@@ -191,3 +191,16 @@ TEST_CASE("worker pool: pools start and stop cleanly, busy or idle", "[engine][t
     CHECK(WorkerPool::default_threads() >= 1);
     CHECK(WorkerPool::default_threads() <= 2);
 }
+
+TEST_CASE("worker pool: a pool that shares only with a spare core still runs every item once", "[engine][threads]") {
+    // Whether it shares depends on the host's load at the moment; what it
+    // runs must not.
+    WorkerPool pool(2, true);
+    for (int round = 0; round < 20; ++round) {
+        Tally tally(300);
+        const bool shared = pool.for_each(300, [&](std::size_t i, unsigned slot) { tally.record(i, slot); });
+        CHECK(tally.each_once());
+        if (!shared) CHECK(tally.max_slot.load() == 0);
+    }
+    CHECK(pool.shared_calls() <= 20);
+}
