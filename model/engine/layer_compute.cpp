@@ -148,11 +148,6 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
         if (bias_warned && bias_warning_output == weights.outputs) bias_warning_output = o;
     }
 
-    auto finish = [&cfg](int64_t acc) -> int32_t {
-        return cfg.wide_output ? wide_result(acc, cfg.activation)
-                               : arith::finish_output(acc, cfg.output_shift, cfg.activation);
-    };
-
     // Results are computed tile by tile (all outputs of a block per tile, so
     // each receptive field is gathered once) but written output-major, pixel by
     // pixel, the order in which overlapping writes must land.
@@ -167,15 +162,26 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
     // results go to its own entries of `results`, whatever thread runs it.
     auto compute_tile = [&](const ReceptiveFields& rows, std::size_t first, std::size_t count, uint32_t first_output,
                             uint32_t end_output) {
+        // Copied into locals: a store into the results could otherwise alias
+        // the captured values and force the compiler to reload them.
+        const std::size_t length = weight_rows.length, stride = pixels;
+        const int64_t* const bias_values = bias.data();
+        int32_t* const out_values = results.data();
+        const bool wide = cfg.wide_output;
+        const int shift = cfg.output_shift;
+        const arith::Activation activation = cfg.activation;
         for (uint32_t o = first_output; o < end_output; o += kDotMaxRows) {
             const unsigned n = std::min<uint32_t>(kDotMaxRows, end_output - o);
             const int16_t* w[kDotMaxRows];
             for (unsigned r = 0; r < n; ++r) w[r] = weight_rows.row(o + r);
+            int32_t* const dst = out_values + (o - first_output) * stride + first;
             for (std::size_t p = 0; p < count; ++p) {
                 int64_t sums[kDotMaxRows];
-                for (unsigned r = 0; r < n; ++r) sums[r] = bias[o + r];
-                accumulate_dots(rows.row(p), w, n, weight_rows.length, sums);
-                for (unsigned r = 0; r < n; ++r) results[(o + r - first_output) * pixels + first + p] = finish(sums[r]);
+                for (unsigned r = 0; r < n; ++r) sums[r] = bias_values[o + r];
+                accumulate_dots(rows.row(p), w, n, length, sums);
+                for (unsigned r = 0; r < n; ++r)
+                    dst[r * stride + p] =
+                        wide ? wide_result(sums[r], activation) : arith::finish_output(sums[r], shift, activation);
             }
         }
     };
