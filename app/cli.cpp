@@ -85,6 +85,11 @@ int cli_main(int argc, char* argv[]) {
     run->add_flag("--poll-fast-forward,!--no-poll-fast-forward", run_opts.fast_forward_polls,
                   "Count the passes of firmware FIFO polling loops instead of executing each while the status they "
                   "read cannot change (default: on; cycles and results are the same either way)");
+    run->add_option("--threads", run_opts.threads,
+                    "Threads for the layer engine's large computations (default: 2, or 1 on a single-core host; "
+                    "1 = all on the simulation thread; results are the same for every N)")
+        ->type_name("N")
+        ->check(CLI::Range(1, 64));
     run->add_option("--gdb", run_opts.gdb_port,
                     "Wait at reset for GDB on 127.0.0.1:PORT (0 = any free port; the port is printed)")
         ->type_name("PORT")

@@ -30,6 +30,7 @@
 #include "app/timeline_writer.h"
 #include "app/waveform_recorder.h"
 #include "app/waveform_vcd.h"
+#include "model/engine/worker_pool.h"
 #include "tlm/trace_recorder.h"
 
 namespace fs = std::filesystem;
@@ -144,6 +145,12 @@ int run_command(const RunOptions& opts) {
     RiscvCore* riscv = build.riscv_elf_path.empty() ? nullptr : &platform.add_riscv();
     Accelerator& accel = platform.accelerator();
     accel.set_capture_layers(!opts.dump_layers_dir.empty());
+    // Without --threads the engine shares work only while a core is spare
+    // (on a busy host a worker that is not scheduled at once slows the run down).
+    if (opts.threads)
+        accel.set_compute_threads(opts.threads);
+    else
+        accel.set_compute_threads(WorkerPool::default_threads(), true);
     // The firmware's cnn_disable() discards the data and bias memories; the
     // report's occupancy keeps what the network used before that.
     std::vector<RunReport::MemoryUse> memory_before_power_off;

@@ -25,6 +25,8 @@
 
 namespace ai8x {
 
+class WorkerPool;
+
 // One 72-bit kernel memory word: nine 8-bit weights (or packed 1/2/4-bit weights).
 using KernelWord = std::array<uint8_t, 9>;
 
@@ -112,6 +114,11 @@ struct AcceleratorState {
     uint32_t fifo_ctl = 0;
     uint32_t fifo_stat = 0;
     uint32_t aon_ctl = 0;
+
+    // Threads the layer engine may share its pure computation with
+    // (`run --threads`); null runs everything on the calling thread. Not owned
+    // (the Accelerator owns its pool); not part of the architectural state.
+    WorkerPool* compute_pool = nullptr;
 
     // Clears memories, registers and counters to their reset contents.
     void reset();

@@ -55,6 +55,15 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
 
 Accelerator::~Accelerator() = default;
 
+void Accelerator::set_compute_threads(unsigned threads, bool only_with_spare_core) {
+    state_.compute_pool = nullptr;
+    compute_pool_.reset();
+    if (threads > 1) {
+        compute_pool_ = std::make_unique<WorkerPool>(threads, only_with_spare_core);
+        state_.compute_pool = compute_pool_.get();
+    }
+}
+
 void Accelerator::check_geometry() const {
     // The module tree gives every processor one kernel memory and one TRAM, and
     // each group of processors_per_data_sram processors one data memory instance.

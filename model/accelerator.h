@@ -30,6 +30,7 @@
 #include "model/sequencing.h"
 #include "model/stream/stream_session.h"
 #include "model/engine/layer_engine.h"
+#include "model/engine/worker_pool.h"
 #include "model/fifo/fast_fifo.h"
 #include "model/fifo/fifo_block.h"
 #include "model/hierarchy/quadrant.h"
@@ -88,6 +89,13 @@ public:
 
     // `run --dump-layers`: keep each layer's output in last_result().outputs.
     void set_capture_layers(bool on) { capture_layers_ = on; }
+
+    // `run --threads N`: the layer engine shares its large computations with
+    // N - 1 worker threads (1: none, the computation stays on the simulation
+    // thread); with `only_with_spare_core` (run without --threads) only while
+    // the host has a core to spare. Results are the same for every N. Set
+    // before the simulation starts.
+    void set_compute_threads(unsigned threads, bool only_with_spare_core = false);
 
     uint64_t busy_cycles() const { return busy_cycles_; }  // CNN clock cycles of the last inference
     const EngineResult& last_result() const { return last_result_; }
@@ -168,6 +176,7 @@ private:
     uint64_t busy_cycles_ = 0;
     EngineResult last_result_;
     bool capture_layers_ = false;
+    std::unique_ptr<WorkerPool> compute_pool_;  // null: single-threaded
     InferenceCycles last_timing_;
     ActivityObserver* observer_ = nullptr;
 };

@@ -11,7 +11,8 @@
 #      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS),
 #      over the MAX78002 vectors (VECTORS_DIR-max78002, with their own expected
 #      failures) and over a small sample with the sanitizer build;
-#   4. the same results from both builds on a sample (scripts/check-determinism.sh).
+#   4. the same results from both builds on a sample (scripts/check-determinism.sh);
+#   5. the layer engine's thread pool under ThreadSanitizer (scripts/check-thread-pool-tsan.sh).
 # Every step runs even if an earlier one failed; the exit code is non-zero if
 # any failed. Usage: scripts/test.sh [VECTORS_DIR]   (or AI8XSIM_VECTORS=...)
 set -uo pipefail
@@ -111,6 +112,9 @@ step "unit tests (ASan+UBSan)" unit_tests "$sanitize" -E "golden vector builds"
 # Same run JSON (minus wall-clock fields), layer dumps and traces from both builds.
 step "determinism (release vs ASan+UBSan build)" \
   "$repo/scripts/check-determinism.sh" "$release/ai8xsim" "$sanitize/ai8xsim" "$vectors"
+# The layer engine's thread pool and its tests under ThreadSanitizer (a
+# build of those few files only, build/tsan-pool; `run --threads`).
+step "thread pool (ThreadSanitizer)" "$repo/scripts/check-thread-pool-tsan.sh" "$repo/build/tsan-pool"
 # Every parser of outside input, 60 CPU seconds each, all at once on both
 # cores (docs/fuzzing.md); the harnesses were built with the sanitizer build.
 step "fuzzing (60 s per harness)" "$repo/scripts/fuzz.sh" 60 "$sanitize" "$release/ai8xsim"

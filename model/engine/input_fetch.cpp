@@ -5,6 +5,8 @@
 #include <set>
 #include <string>
 
+#include "model/engine/worker_pool.h"
+
 namespace ai8x {
 
 namespace {
@@ -127,6 +129,91 @@ Plane stream_plane(const LayerConfig& c, const std::vector<uint32_t>& words, uns
     return out;
 }
 
+// What one processor read, apart from its planes: everything the warnings
+// need, gathered without touching shared state so processors can be fetched
+// on several threads and reported in order afterwards.
+struct ProcessorScan {
+    bool out_of_range = false;
+    uint64_t unwritten = 0, first_unwritten = 0;
+    uint32_t first_unwritten_px = 0;  // lowest pixel that read an unwritten word
+    int64_t last_written_px = -1;     // highest pixel that read a written word
+};
+
+// The words of a streaming layer, per (data memory instance, pass).
+using StreamReads = std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>>;
+
+// Reads, pools and combines processor `i`'s planes into `planes`. Pure: reads
+// the state (and a streaming layer's words, read beforehand), writes only
+// `planes` and the returned scan.
+ProcessorScan fetch_processor(const AcceleratorState& state, const LayerConfig& c, std::size_t i,
+                              const StreamReads* stream_reads, std::vector<Plane>& planes) {
+    const DeviceConfig& dev = state.cfg;
+    const uint32_t pixels = c.in_rows * c.in_cols;
+    const uint32_t words = dev.data_sram.words;
+    const LayerProcessor& p = c.processors[i];
+    const uint32_t instance = static_cast<uint32_t>(p.global) / dev.processors_per_data_sram;
+    const std::vector<uint32_t>& mem = state.data_sram[instance];
+    const unsigned lane = static_cast<unsigned>(p.local) % dev.processors_per_data_sram;
+    const std::vector<uint8_t>& written = state.data_written[instance];
+    ProcessorScan scan;
+    scan.first_unwritten_px = pixels;
+    uint32_t current_px = 0;  // pixel of the read in progress
+
+    auto read_byte = [&](uint64_t word, unsigned byte) -> int8_t {
+        if (word >= words) {
+            scan.out_of_range = true;
+            return 0;
+        }
+        if (written[word]) {
+            scan.last_written_px = std::max<int64_t>(scan.last_written_px, current_px);
+        } else {
+            if (scan.unwritten++ == 0) scan.first_unwritten = word;
+            scan.first_unwritten_px = std::min(scan.first_unwritten_px, current_px);
+        }
+        return static_cast<int8_t>(mem[word] >> (8 * byte));
+    };
+
+    planes.resize(c.passes);
+    for (uint32_t j = 0; j < c.passes && stream_reads; ++j)
+        planes[j] = stream_plane(c, stream_reads->at({instance, j}), lane);
+    for (uint32_t j = 0; j < c.passes && !stream_reads; ++j) {
+        std::vector<Plane> operand_planes(c.operands, Plane(pixels));
+        for (uint32_t o = 0; o < c.operands; ++o) {
+            Plane& raw = operand_planes[o];
+            for (uint32_t px = 0; px < pixels; ++px) {
+                current_px = px;
+                if (c.chw_input)
+                    raw[px] = read_byte(uint64_t{c.read_base} + px / 4, px % 4);
+                else
+                    raw[px] = read_byte(uint64_t{c.read_base} + (uint64_t{px} * c.passes + j) * c.operands + o, lane);
+            }
+        }
+        Plane plane;
+        if (c.operands == 1) {
+            plane = pool_plane(operand_planes[0], c);
+        } else if (c.pool_before_eltwise) {
+            for (auto& op : operand_planes) op = pool_plane(op, c);
+            plane = combine(operand_planes, c.eltwise_op);
+        } else {
+            plane = pool_plane(combine(operand_planes, c.eltwise_op), c);
+        }
+        planes[j] = std::move(plane);
+    }
+    return scan;
+}
+
+// Host-side threading threshold: processors are fetched on several threads
+// when the layer reads at least this many input values in all (about 0.1 ms
+// of one core's work); smaller layers stay on the calling thread.
+constexpr uint64_t kMinParallelReads = uint64_t{1} << 17;
+
+bool fetch_in_parallel(const LayerConfig& c, const InputWordSource* source, const WorkerPool* pool) {
+    if (!pool || pool->threads() < 2 || c.processors.size() < 2) return false;
+    const uint64_t window = source ? uint64_t{c.pool_rows} * c.pool_cols : 1;
+    const uint64_t positions = source ? uint64_t{c.pooled_rows} * c.pooled_cols : uint64_t{c.in_rows} * c.in_cols;
+    return positions * window * c.passes * c.operands * c.processors.size() >= kMinParallelReads;
+}
+
 }  // namespace
 
 InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c, std::vector<EngineWarning>& warnings,
@@ -139,73 +226,40 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c, st
     result.planes.resize(c.processors.size());
 
     const uint32_t pixels = c.in_rows * c.in_cols;
-    const uint32_t words = dev.data_sram.words;
     if (c.chw_input && (c.passes > 1 || c.operands > 1))
         warnings.push_back({c.lead_quadrant, c.layer, "LREG_LCTL",
                             "CHW input combined with multi-pass or element-wise operands is not "
                             "modelled; reading as single-pass CHW",
                             "unsupported_combination"});
 
+    // The reads themselves (pure, possibly on several threads), then the
+    // counters and warnings processor by processor, in the order of a plain loop.
+    // A streaming layer's words go through the source on this thread first,
+    // once per data memory instance and pass (the processors sharing an
+    // instance read the same words, each its own byte), in processor order.
+    StreamReads stream_reads;
+    for (std::size_t i = 0; i < c.processors.size() && source; ++i) {
+        const uint32_t instance = static_cast<uint32_t>(c.processors[i].global) / dev.processors_per_data_sram;
+        for (uint32_t j = 0; j < c.passes; ++j) {
+            std::vector<uint32_t>& words = stream_reads[{instance, j}];
+            if (words.empty()) words = stream_words(c, *source, instance, j);
+        }
+    }
+    std::vector<ProcessorScan> scans(c.processors.size());
+    auto fetch = [&](std::size_t i, unsigned) {
+        scans[i] = fetch_processor(state, c, i, source ? &stream_reads : nullptr, result.planes[i]);
+    };
+    if (fetch_in_parallel(c, source, state.compute_pool))
+        state.compute_pool->for_each(c.processors.size(), fetch);
+    else
+        for (std::size_t i = 0; i < c.processors.size(); ++i) fetch(i, 0);
+
     const auto layer = static_cast<std::size_t>(c.layer);
     std::set<uint32_t> hwc_instances;
-    std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> stream_reads;  // (instance, pass) -> words
     for (std::size_t i = 0; i < c.processors.size(); ++i) {
         const LayerProcessor& p = c.processors[i];
         const uint32_t instance = static_cast<uint32_t>(p.global) / dev.processors_per_data_sram;
-        const std::vector<uint32_t>& mem = state.data_sram[instance];
-        const unsigned lane = static_cast<unsigned>(p.local) % dev.processors_per_data_sram;
-        bool out_of_range = false;
-        const std::vector<uint8_t>& written = state.data_written[instance];
-        uint64_t unwritten = 0, first_unwritten = 0;
-        uint32_t current_px = 0;               // pixel of the read in progress
-        uint32_t first_unwritten_px = pixels;  // lowest pixel that read an unwritten word
-        int64_t last_written_px = -1;          // highest pixel that read a written word
-
-        auto read_byte = [&](uint64_t word, unsigned byte) -> int8_t {
-            if (word >= words) {
-                out_of_range = true;
-                return 0;
-            }
-            if (written[word]) {
-                last_written_px = std::max<int64_t>(last_written_px, current_px);
-            } else {
-                if (unwritten++ == 0) first_unwritten = word;
-                first_unwritten_px = std::min(first_unwritten_px, current_px);
-            }
-            return static_cast<int8_t>(mem[word] >> (8 * byte));
-        };
-
-        result.planes[i].resize(c.passes);
-        for (uint32_t j = 0; j < c.passes && source; ++j) {
-            std::vector<uint32_t>& words = stream_reads[{instance, j}];
-            if (words.empty()) words = stream_words(c, *source, instance, j);
-            result.planes[i][j] = stream_plane(c, words, lane);
-        }
-        for (uint32_t j = 0; j < c.passes && !source; ++j) {
-            std::vector<Plane> operand_planes(c.operands, Plane(pixels));
-            for (uint32_t o = 0; o < c.operands; ++o) {
-                Plane& raw = operand_planes[o];
-                for (uint32_t px = 0; px < pixels; ++px) {
-                    current_px = px;
-                    if (c.chw_input)
-                        raw[px] = read_byte(uint64_t{c.read_base} + px / 4, px % 4);
-                    else
-                        raw[px] =
-                            read_byte(uint64_t{c.read_base} + (uint64_t{px} * c.passes + j) * c.operands + o, lane);
-                }
-            }
-            Plane plane;
-            if (c.operands == 1) {
-                plane = pool_plane(operand_planes[0], c);
-            } else if (c.pool_before_eltwise) {
-                for (auto& op : operand_planes) op = pool_plane(op, c);
-                plane = combine(operand_planes, c.eltwise_op);
-            } else {
-                plane = pool_plane(combine(operand_planes, c.eltwise_op), c);
-            }
-            result.planes[i][j] = std::move(plane);
-        }
-
+        const ProcessorScan& scan = scans[i];
         if (c.chw_input) {
             const uint64_t reads = uint64_t{c.passes} * ((pixels + 3) / 4);
             result.word_reads += reads;
@@ -220,15 +274,15 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c, st
         // rest of the last row unloaded; those reads only reach outputs past
         // the network's, so an unwritten tail shorter than a row is not reported.
         const bool partial_last_row =
-            last_written_px < int64_t{first_unwritten_px} && pixels - first_unwritten_px < c.in_cols;
-        if (unwritten && !partial_last_row)
+            scan.last_written_px < int64_t{scan.first_unwritten_px} && pixels - scan.first_unwritten_px < c.in_cols;
+        if (scan.unwritten && !partial_last_row)
             warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
                                 "processor " + std::to_string(p.local) + " reads data memory instance " +
-                                    std::to_string(instance) + " word " + to_hex(first_unwritten) +
+                                    std::to_string(instance) + " word " + to_hex(scan.first_unwritten) +
                                     " that neither the CPU nor a layer wrote (read pointer " + to_hex(c.read_base) +
                                     ")",
-                                "unwritten_read", unwritten});
-        if (out_of_range)
+                                "unwritten_read", scan.unwritten});
+        if (scan.out_of_range)
             warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
                                 "processor " + std::to_string(p.local) + " reads beyond data memory instance " +
                                     std::to_string(instance) + " (read pointer " + to_hex(c.read_base) +

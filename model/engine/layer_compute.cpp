@@ -1,10 +1,13 @@
 #include "model/engine/layer_compute.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 #include <string>
 
 #include "model/engine/conv_layout.h"
 #include "model/engine/dot_kernel.h"
+#include "model/engine/worker_pool.h"
 
 namespace ai8x {
 
@@ -15,6 +18,28 @@ namespace {
 // one block of outputs stay bounded even for absurd programmed geometries.
 constexpr std::size_t kTileBytes = std::size_t{128} * 1024;
 constexpr std::size_t kMaxBufferedResults = std::size_t{1} << 22;
+
+// Host-side threading threshold: a share of a layer's dot products handed to
+// another thread is at least this many multiply lanes (int16 products, kernel
+// padding included), about 0.1 ms of one core's work, so the hand-off (a few
+// microseconds) stays small against it. Smaller layers stay on one thread.
+constexpr std::size_t kMinLanesPerShare = std::size_t{1} << 20;
+// Shares per thread: items are claimed dynamically, so a few per thread even
+// out a thread that starts late or is interrupted by other processes.
+constexpr std::size_t kSharesPerThread = 4;
+
+// The pixel count of one parallel share of a block of outputs whose pixels
+// each cost `lanes_per_pixel`, or 0 when the block is too small to split
+// (fewer than two shares of kMinLanesPerShare). At most `tile`, the
+// single-thread tile that keeps receptive fields in cache, unless that tile is
+// less work than kMinLanesPerShare (few outputs).
+std::size_t parallel_tile(std::size_t pixels, std::size_t tile, std::size_t lanes_per_pixel, unsigned threads) {
+    if (threads < 2 || lanes_per_pixel == 0) return 0;
+    const std::size_t least = (kMinLanesPerShare + lanes_per_pixel - 1) / lanes_per_pixel;
+    const std::size_t balanced = (pixels + threads * kSharesPerThread - 1) / (threads * kSharesPerThread);
+    const std::size_t share = std::max(least, std::min(tile, balanced));
+    return (pixels + share - 1) / share >= 2 ? share : 0;
+}
 
 // One bias byte of a quadrant's bias memory, scaled; an address beyond the
 // memory reads as bias 0 and is warned about once per layer.
@@ -123,11 +148,6 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
         if (bias_warned && bias_warning_output == weights.outputs) bias_warning_output = o;
     }
 
-    auto finish = [&cfg](int64_t acc) -> int32_t {
-        return cfg.wide_output ? wide_result(acc, cfg.activation)
-                               : arith::finish_output(acc, cfg.output_shift, cfg.activation);
-    };
-
     // Results are computed tile by tile (all outputs of a block per tile, so
     // each receptive field is gathered once) but written output-major, pixel by
     // pixel, the order in which overlapping writes must land.
@@ -137,23 +157,62 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
     const uint32_t block = static_cast<uint32_t>(
         std::clamp<std::size_t>(kMaxBufferedResults / pixels, 1, std::max<uint32_t>(weights.outputs, 1)));
     std::vector<int32_t> results(std::size_t{block} * pixels);
+    // The dot products of `count` pixels from `first` whose receptive fields
+    // are in `rows`, for outputs [first_output, end_output): each pixel's
+    // results go to its own entries of `results`, whatever thread runs it.
+    auto compute_tile = [&](const ReceptiveFields& rows, std::size_t first, std::size_t count, uint32_t first_output,
+                            uint32_t end_output) {
+        // Copied into locals: a store into the results could otherwise alias
+        // the captured values and force the compiler to reload them.
+        const std::size_t length = weight_rows.length, stride = pixels;
+        const int64_t* const bias_values = bias.data();
+        int32_t* const out_values = results.data();
+        const bool wide = cfg.wide_output;
+        const int shift = cfg.output_shift;
+        const arith::Activation activation = cfg.activation;
+        for (uint32_t o = first_output; o < end_output; o += kDotMaxRows) {
+            const unsigned n = std::min<uint32_t>(kDotMaxRows, end_output - o);
+            const int16_t* w[kDotMaxRows];
+            for (unsigned r = 0; r < n; ++r) w[r] = weight_rows.row(o + r);
+            int32_t* const dst = out_values + (o - first_output) * stride + first;
+            for (std::size_t p = 0; p < count; ++p) {
+                int64_t sums[kDotMaxRows];
+                for (unsigned r = 0; r < n; ++r) sums[r] = bias_values[o + r];
+                accumulate_dots(rows.row(p), w, n, length, sums);
+                for (unsigned r = 0; r < n; ++r)
+                    dst[r * stride + p] =
+                        wide ? wide_result(sums[r], activation) : arith::finish_output(sums[r], shift, activation);
+            }
+        }
+    };
+    WorkerPool* pool = state.compute_pool;
+    std::vector<ReceptiveFields> slot_fields;  // one gather buffer per thread of the pool
     for (uint32_t first_output = 0; first_output < weights.outputs; first_output += block) {
         const uint32_t end_output = std::min(weights.outputs, first_output + block);
-        for (std::size_t first = 0; first < pixels; first += tile) {
-            const std::size_t count = std::min(tile, pixels - first);
-            fields.gather(first, count);
-            for (uint32_t o = first_output; o < end_output; o += kDotMaxRows) {
-                const unsigned rows = std::min<uint32_t>(kDotMaxRows, end_output - o);
-                const int16_t* w[kDotMaxRows];
-                for (unsigned r = 0; r < rows; ++r) w[r] = weight_rows.row(o + r);
-                for (std::size_t p = 0; p < count; ++p) {
-                    int64_t sums[kDotMaxRows];
-                    for (unsigned r = 0; r < rows; ++r) sums[r] = bias[o + r];
-                    accumulate_dots(fields.row(p), w, rows, weight_rows.length, sums);
-                    for (unsigned r = 0; r < rows; ++r)
-                        results[(o + r - first_output) * pixels + first + p] = finish(sums[r]);
-                }
+        const std::size_t split =
+            pool ? parallel_tile(pixels, tile, std::size_t{end_output - first_output} * weight_rows.length,
+                                 pool->threads())
+                 : 0;
+        if (split == 0) {
+            for (std::size_t first = 0; first < pixels; first += tile) {
+                const std::size_t count = std::min(tile, pixels - first);
+                fields.gather(first, count);
+                compute_tile(fields, first, count, first_output, end_output);
             }
+        } else {
+            while (slot_fields.size() < pool->threads())
+                slot_fields.emplace_back(image, cfg.kernel_rows, cfg.kernel_cols, ocol, weight_rows.length);
+            const bool shared = pool->for_each((pixels + split - 1) / split, [&](std::size_t item, unsigned slot) {
+                const std::size_t first = item * split, count = std::min(split, pixels - first);
+                slot_fields[slot].gather(first, count);
+                compute_tile(slot_fields[slot], first, count, first_output, end_output);
+            });
+            if (shared)
+                spdlog::debug("layer {}: outputs {}..{} shared by {} threads, {} pixels per share", cfg.layer,
+                              first_output, end_output - 1, pool->threads(), split);
+            else
+                spdlog::debug("layer {}: outputs {}..{} kept on the calling thread (no spare core)", cfg.layer,
+                              first_output, end_output - 1);
         }
         for (uint32_t o = first_output; o < end_output; ++o) {
             if (o == bias_warning_output) warnings.insert(warnings.end(), bias_warnings.begin(), bias_warnings.end());

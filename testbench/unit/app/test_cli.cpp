@@ -66,8 +66,8 @@ TEST_CASE("cli: --version and --help succeed", "[cli]") {
     CHECK(contains(h.out, "--log-level"));
     const CliOutcome rh = run_cli("run --help");
     CHECK(rh.exit_code == 0);
-    for (const char* opt :
-         {"--build-dir", "--config", "--json", "--trace-out", "--dump-layers", "--timeout", "--set", "--quiet"}) {
+    for (const char* opt : {"--build-dir", "--config", "--json", "--trace-out", "--dump-layers", "--timeout", "--set",
+                            "--quiet", "--threads"}) {
         INFO(opt);
         CHECK(contains(rh.out, opt));
     }
@@ -96,6 +96,9 @@ TEST_CASE("cli: bad run arguments exit 2 before anything runs", "[cli]") {
         {"run --set zz=1", "got 'zz=1'"},
         {"run /nonexistent-vector-dir", "/nonexistent-vector-dir"},
         {"run --config /nonexistent.yaml", "/nonexistent.yaml"},
+        {"run --threads 0", "--threads"},
+        {"run --threads two", "--threads"},
+        {"run --threads 65", "--threads"},
     };
     for (const auto& c : cases) {
         INFO(c.args);

@@ -1,7 +1,8 @@
 // Determinism (docs/determinism.md): the same vector gives byte-identical run
 // JSON apart from the wall-clock fields (wall_clock_fields()), layer dumps,
 // bus traces, VCD and timeline, run after run and with several runs at once; the conformance
-// runner's results do not depend on its -j. Plain, FIFO and streaming vectors.
+// runner's results do not depend on its -j, nor a run's on its --threads. Plain,
+// FIFO and streaming vectors.
 // Across build types: scripts/check-determinism.sh (CI: release vs ASan+UBSan).
 #include <catch2/catch.hpp>
 
@@ -27,13 +28,14 @@ using test::kVectors;
 const std::vector<std::string> kDeterminismSample = {"demo-mnist-extrasmall", "t-test-fifo-hwc",
                                                      "t-test-fifostream-nonsquare-hwc"};
 
-// `ai8xsim run` of `vector` with every output of interest under `out`.
-std::string run_command(const std::string& vector, const fs::path& out) {
+// `ai8xsim run` of `vector` with every output of interest under `out`, and
+// any further options.
+std::string run_command(const std::string& vector, const fs::path& out, const std::string& extra = "") {
     const std::string o = out.string();
     return fmt::format(
         "'{}' run '{}/{}' --quiet --build-dir '{}' --json '{}/run.json' --dump-layers '{}/layers' "
-        "--trace-out '{}/trace.txt' --vcd '{}/waves.vcd' --timeline '{}/timeline.json'",
-        AI8XSIM_BINARY, kVectors, vector, ai8x::test::firmware_cache(), o, o, o, o, o);
+        "--trace-out '{}/trace.txt' --vcd '{}/waves.vcd' --timeline '{}/timeline.json'{}",
+        AI8XSIM_BINARY, kVectors, vector, ai8x::test::firmware_cache(), o, o, o, o, o, extra);
 }
 
 // The run JSON without its wall-clock fields, each of which must be there.
@@ -126,4 +128,39 @@ TEST_CASE("determinism: the conformance runner's results do not depend on -j", "
         CHECK(without_wall_clock(work / "1" / (v + ".json")) == without_wall_clock(work / "3" / (v + ".json")));
     }
     fs::remove_all(work);
+}
+
+TEST_CASE("determinism: run JSON, layer dumps and traces do not depend on --threads", "[determinism][threads]") {
+    // Vectors whose large layers the engine shares between threads: a FIFO-fed
+    // streaming network and two plain ones.
+    for (const std::string vector : {"demo-cats-dogs", "demo-cifar-10", "demo-kws20_v3"}) {
+        DYNAMIC_SECTION(vector) {
+            const fs::path work = scratch("determinism-threads-" + vector);
+            std::map<unsigned, fs::path> out;
+            for (unsigned threads : {1u, 2u, 3u}) {
+                out[threads] = work / std::to_string(threads);
+                fs::create_directories(out[threads]);
+                // -v debug: the engine says when it shares a layer.
+                const ShellRun r =
+                    run_shell(run_command(vector, out[threads], fmt::format(" --threads {} -v debug", threads)), work);
+                INFO("--threads " << threads << "\n" << r.err);
+                REQUIRE(r.exit_code == 0);
+                const bool shared =
+                    r.err.find("shared by " + std::to_string(threads) + " threads") != std::string::npos;
+                CHECK(shared == (threads > 1));
+            }
+            const nlohmann::json one = without_wall_clock(out[1] / "run.json");
+            CHECK(one.value("result", "") == "pass");
+            const auto files = output_files(out[1]);
+            CHECK(files.count("trace.txt") == 1);
+            CHECK(std::count_if(files.begin(), files.end(),
+                                [](const auto& f) { return f.first.rfind("layers/", 0) == 0; }) >= 1);
+            for (unsigned threads : {2u, 3u}) {
+                INFO("--threads " << threads << " against --threads 1");
+                CHECK(without_wall_clock(out[threads] / "run.json") == one);
+                CHECK(output_files(out[threads]) == files);
+            }
+            fs::remove_all(work);
+        }
+    }
 }

@@ -14,7 +14,7 @@ using namespace ai8x;
 
 namespace {
 
-struct Outcome {
+struct SeriesOutcome {
     std::vector<std::vector<uint32_t>> words;
     std::vector<std::vector<uint8_t>> written;
     std::vector<uint64_t> writes;  // per data memory instance, for layer 0
@@ -22,22 +22,22 @@ struct Outcome {
 };
 
 // The bundled device, read once for all cases.
-const DeviceConfig& device() {
+const DeviceConfig& writer_device() {
     static const DeviceConfig dev = load_device_config(default_device_config_path());
     return dev;
 }
 
 // Runs `write` on a fresh state (a few words set beforehand, so byte lanes
 // must be merged into what is there) and collects what it left behind.
-Outcome run(const LayerConfig& cfg, const std::function<void(AcceleratorState&, OutputWriter&)>& write) {
-    AcceleratorState state(device());
+SeriesOutcome run_writes(const LayerConfig& cfg, const std::function<void(AcceleratorState&, OutputWriter&)>& write) {
+    AcceleratorState state(writer_device());
     for (uint32_t i = 0; i < 64; ++i) state.data_sram[1][i] = 0x11223344u * (i + 1);
     std::vector<EngineWarning> warnings;
     {
         OutputWriter writer(state, cfg, warnings);
         write(state, writer);
     }
-    Outcome out;
+    SeriesOutcome out;
     for (std::size_t i = 0; i < state.data_sram.size(); ++i) {
         out.words.push_back(state.data_sram[i]);
         out.written.push_back(state.data_written[i]);
@@ -55,11 +55,11 @@ std::vector<int32_t> values(std::size_t n) {
 
 void check_same(const LayerConfig& cfg, uint32_t base, uint32_t t, uint64_t first, uint64_t stride, std::size_t n) {
     const std::vector<int32_t> v = values(n);
-    const Outcome one_by_one = run(cfg, [&](AcceleratorState&, OutputWriter& w) {
+    const SeriesOutcome one_by_one = run_writes(cfg, [&](AcceleratorState&, OutputWriter& w) {
         for (std::size_t k = 0; k < n; ++k) w.write8(0, base, t, first + k * stride, static_cast<int8_t>(v[k]));
     });
-    const Outcome series =
-        run(cfg, [&](AcceleratorState&, OutputWriter& w) { w.write8_series(0, base, t, first, stride, v.data(), n); });
+    const SeriesOutcome series = run_writes(
+        cfg, [&](AcceleratorState&, OutputWriter& w) { w.write8_series(0, base, t, first, stride, v.data(), n); });
     CHECK(series.words == one_by_one.words);
     CHECK(series.written == one_by_one.written);
     CHECK(series.writes == one_by_one.writes);
@@ -69,7 +69,7 @@ void check_same(const LayerConfig& cfg, uint32_t base, uint32_t t, uint64_t firs
 }  // namespace
 
 TEST_CASE("output series writes equal single writes in data memory", "[engine][writer]") {
-    const DeviceConfig& dev = device();
+    const DeviceConfig& dev = writer_device();
     const uint32_t words = dev.data_sram.words;
     const uint32_t instance = 1u << dev.data_sram.pointer_shift();  // pointer of word 0 of instance 1
     LayerConfig cfg;
@@ -92,7 +92,7 @@ TEST_CASE("output series writes equal single writes in data memory", "[engine][w
 }
 
 TEST_CASE("output series writes equal single writes into a streaming ring", "[engine][writer][stream]") {
-    const DeviceConfig& dev = device();
+    const DeviceConfig& dev = writer_device();
     const uint32_t shift = dev.data_sram.pointer_shift();
     LayerConfig cfg;
     cfg.layer = 0;
