@@ -39,10 +39,19 @@ void AhbBus::add_observer(BusObserver* obs) { observers_.push_back(obs); }
 void AhbBus::set_clock_period(sc_core::sc_time t) { clock_period_ = t; }
 
 const AhbBus::Window* AhbBus::decode(uint64_t addr, uint64_t len) const {
-    auto it = std::upper_bound(windows_.begin(), windows_.end(), addr,
-                               [](uint64_t a, const Window& w) { return a < w.base; });
-    if (it == windows_.begin()) return nullptr;
-    --it;
+    // The search below picks the last window whose base is at or below addr;
+    // the window found last time is that one exactly when its base is at or
+    // below addr and the next window's base above it.
+    auto it = windows_.begin() + std::ptrdiff_t(last_window_);
+    const bool same = last_window_ < windows_.size() && it->base <= addr &&
+                      (last_window_ + 1 == windows_.size() || addr < windows_[last_window_ + 1].base);
+    if (!same) {
+        it = std::upper_bound(windows_.begin(), windows_.end(), addr,
+                              [](uint64_t a, const Window& w) { return a < w.base; });
+        if (it == windows_.begin()) return nullptr;
+        --it;
+        last_window_ = std::size_t(it - windows_.begin());
+    }
     if (addr - it->base + len > it->size) return nullptr;
     return &*it;
 }
