@@ -22,7 +22,7 @@ void AhbBus::map(unsigned port, const std::string& name, uint64_t base, uint64_t
         if (base < w.base + w.size && w.base < base + size)
             throw std::invalid_argument(fmt::format("AhbBus::map: window '{}' [0x{:08x}, 0x{:08x}) overlaps '{}'", name,
                                                     base, base + size, w.name));
-    const Window w{port, name, base, size, wait_states};
+    const Window w{port, name, base, size, wait_states, clock_period_ * wait_states};
     windows_.insert(std::upper_bound(windows_.begin(), windows_.end(), w,
                                      [](const Window& a, const Window& b) { return a.base < b.base; }),
                     w);
@@ -36,7 +36,10 @@ void AhbBus::name_initiator(unsigned index, const std::string& name) {
 
 void AhbBus::add_observer(BusObserver* obs) { observers_.push_back(obs); }
 
-void AhbBus::set_clock_period(sc_core::sc_time t) { clock_period_ = t; }
+void AhbBus::set_clock_period(sc_core::sc_time t) {
+    clock_period_ = t;
+    for (Window& w : windows_) w.wait = clock_period_ * w.wait_states;
+}
 
 const AhbBus::Window* AhbBus::decode(uint64_t addr, uint64_t len) const {
     // The search below picks the last window whose base is at or below addr;
@@ -70,7 +73,7 @@ void AhbBus::b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core
         spdlog::error("bus: {} {} of {} byte(s) at unmapped address 0x{:08x}", initiator_name(initiator),
                       trans.is_write() ? "write" : "read", trans.get_data_length(), addr);
     } else {
-        delay += clock_period_ * w->wait_states;
+        delay += w->wait;
         init_socket[w->port]->b_transport(trans, delay);
         if (trans.is_response_error())
             spdlog::error("bus: {} {} of {} byte(s) at 0x{:08x} ({}) failed: {}", initiator_name(initiator),

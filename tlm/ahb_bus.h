@@ -38,6 +38,7 @@ private:
         std::string name;
         uint64_t base, size;
         unsigned wait_states;
+        sc_core::sc_time wait;  // clock_period_ * wait_states, added to every access's delay
     };
 
     void b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
