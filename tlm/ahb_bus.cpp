@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -85,11 +86,13 @@ void AhbBus::b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core
 
 void AhbBus::notify(int initiator, const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay) {
     if (observers_.empty()) return;
-    BusEvent nested;
-    BusEvent& ev = notifying_ ? nested : event_;
-    if (&ev == &nested || event_initiator_ != initiator) {
+    // Only a notification from inside an observer needs an event of its own.
+    std::optional<BusEvent> nested;
+    if (notifying_) nested.emplace();
+    BusEvent& ev = nested ? *nested : event_;
+    if (nested || event_initiator_ != initiator) {
         ev.initiator = initiator_name(initiator);
-        if (&ev == &event_) event_initiator_ = initiator;
+        if (!nested) event_initiator_ = initiator;
     }
     ev.command = trans.get_command();
     ev.address = trans.get_address();
