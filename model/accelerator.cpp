@@ -136,10 +136,19 @@ std::vector<uint64_t> Accelerator::unapplied_register_overrides() const {
 }
 
 const Accelerator::Region* Accelerator::decode(uint64_t address) const {
-    auto it = std::upper_bound(regions_.begin(), regions_.end(), address,
-                               [](uint64_t a, const Region& r) { return a < r.base; });
-    if (it == regions_.begin()) return nullptr;
-    --it;
+    // The search below picks the last region whose base is at or below the
+    // address; the region found last time is that one exactly when its base
+    // is at or below the address and the next region's base above it.
+    auto it = regions_.begin() + std::ptrdiff_t(last_region_);
+    const bool same = last_region_ < regions_.size() && it->base <= address &&
+                      (last_region_ + 1 == regions_.size() || address < regions_[last_region_ + 1].base);
+    if (!same) {
+        it = std::upper_bound(regions_.begin(), regions_.end(), address,
+                              [](uint64_t a, const Region& r) { return a < r.base; });
+        if (it == regions_.begin()) return nullptr;
+        --it;
+        last_region_ = std::size_t(it - regions_.begin());
+    }
     return address - it->base < it->size ? &*it : nullptr;
 }
 

@@ -154,6 +154,9 @@ private:
     std::unique_ptr<PowerControl> power_;
     bool start_waits_for_clock_ = false;  // a start came while a clock it needs was off
     std::vector<Region> regions_;         // sorted by base
+    // Index into regions_ of the last region decode found (accesses come in
+    // runs to one block): tried first, and taken only when the search would find it too.
+    mutable std::size_t last_region_ = 0;
 
     sc_core::sc_event start_event_;
     sc_core::sc_time transport_delay_;  // annotated delay of the access being served (its time past sc_time_stamp)

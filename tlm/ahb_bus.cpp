@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -22,7 +23,7 @@ void AhbBus::map(unsigned port, const std::string& name, uint64_t base, uint64_t
         if (base < w.base + w.size && w.base < base + size)
             throw std::invalid_argument(fmt::format("AhbBus::map: window '{}' [0x{:08x}, 0x{:08x}) overlaps '{}'", name,
                                                     base, base + size, w.name));
-    const Window w{port, name, base, size, wait_states};
+    const Window w{port, name, base, size, wait_states, clock_period_ * wait_states};
     windows_.insert(std::upper_bound(windows_.begin(), windows_.end(), w,
                                      [](const Window& a, const Window& b) { return a.base < b.base; }),
                     w);
@@ -36,13 +37,25 @@ void AhbBus::name_initiator(unsigned index, const std::string& name) {
 
 void AhbBus::add_observer(BusObserver* obs) { observers_.push_back(obs); }
 
-void AhbBus::set_clock_period(sc_core::sc_time t) { clock_period_ = t; }
+void AhbBus::set_clock_period(sc_core::sc_time t) {
+    clock_period_ = t;
+    for (Window& w : windows_) w.wait = clock_period_ * w.wait_states;
+}
 
 const AhbBus::Window* AhbBus::decode(uint64_t addr, uint64_t len) const {
-    auto it = std::upper_bound(windows_.begin(), windows_.end(), addr,
-                               [](uint64_t a, const Window& w) { return a < w.base; });
-    if (it == windows_.begin()) return nullptr;
-    --it;
+    // The search below picks the last window whose base is at or below addr;
+    // the window found last time is that one exactly when its base is at or
+    // below addr and the next window's base above it.
+    auto it = windows_.begin() + std::ptrdiff_t(last_window_);
+    const bool same = last_window_ < windows_.size() && it->base <= addr &&
+                      (last_window_ + 1 == windows_.size() || addr < windows_[last_window_ + 1].base);
+    if (!same) {
+        it = std::upper_bound(windows_.begin(), windows_.end(), addr,
+                              [](uint64_t a, const Window& w) { return a < w.base; });
+        if (it == windows_.begin()) return nullptr;
+        --it;
+        last_window_ = std::size_t(it - windows_.begin());
+    }
     if (addr - it->base + len > it->size) return nullptr;
     return &*it;
 }
@@ -61,7 +74,7 @@ void AhbBus::b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core
         spdlog::error("bus: {} {} of {} byte(s) at unmapped address 0x{:08x}", initiator_name(initiator),
                       trans.is_write() ? "write" : "read", trans.get_data_length(), addr);
     } else {
-        delay += clock_period_ * w->wait_states;
+        delay += w->wait;
         init_socket[w->port]->b_transport(trans, delay);
         if (trans.is_response_error())
             spdlog::error("bus: {} {} of {} byte(s) at 0x{:08x} ({}) failed: {}", initiator_name(initiator),
@@ -73,11 +86,13 @@ void AhbBus::b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core
 
 void AhbBus::notify(int initiator, const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay) {
     if (observers_.empty()) return;
-    BusEvent nested;
-    BusEvent& ev = notifying_ ? nested : event_;
-    if (&ev == &nested || event_initiator_ != initiator) {
+    // Only a notification from inside an observer needs an event of its own.
+    std::optional<BusEvent> nested;
+    if (notifying_) nested.emplace();
+    BusEvent& ev = nested ? *nested : event_;
+    if (nested || event_initiator_ != initiator) {
         ev.initiator = initiator_name(initiator);
-        if (&ev == &event_) event_initiator_ = initiator;
+        if (!nested) event_initiator_ = initiator;
     }
     ev.command = trans.get_command();
     ev.address = trans.get_address();

@@ -38,6 +38,7 @@ private:
         std::string name;
         uint64_t base, size;
         unsigned wait_states;
+        sc_core::sc_time wait;  // clock_period_ * wait_states, added to every access's delay
     };
 
     void b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
@@ -51,6 +52,10 @@ private:
     void notify(int initiator, const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay);
 
     std::vector<Window> windows_;  // sorted by base
+    // Index into windows_ of the last window decode found (the firmware's
+    // accesses come in runs to one window, e.g. a FIFO's status and data
+    // registers): tried first, and taken only when the search would find it too.
+    mutable std::size_t last_window_ = 0;
     std::vector<std::string> initiator_names_;
     std::vector<BusObserver*> observers_;
     sc_core::sc_time clock_period_;

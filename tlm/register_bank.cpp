@@ -49,10 +49,19 @@ Register& RegisterBank::add(RegisterDef def, uint32_t* cell) {
     Register& r = *regs_.back();
     r.reset();
     by_offset_[r.def().offset] = &r;
+    const uint64_t word = r.def().offset / 4;
+    if (word < kMaxWordTable) {
+        if (by_word_.size() <= word) by_word_.resize(word + 1, nullptr);
+        by_word_[word] = &r;
+    }
     return r;
 }
 
 Register* RegisterBank::find(uint64_t offset) {
+    // Registers sit at word-aligned offsets (add checks), so an aligned offset
+    // inside the table is answered by it; anything else by the map.
+    if (offset % 4 == 0 && offset / 4 < by_word_.size()) return by_word_[offset / 4];
+    if (offset / 4 < kMaxWordTable && offset % 4 == 0) return nullptr;
     auto it = by_offset_.find(offset);
     return it == by_offset_.end() ? nullptr : it->second;
 }

@@ -108,6 +108,11 @@ private:
     uint64_t base_;
     std::vector<std::unique_ptr<Register>> regs_;
     std::map<uint64_t, Register*> by_offset_;
+    // The same registers indexed by offset / 4 (null: none there), for the
+    // lookup on every bus access; offsets past kMaxWordTable words stay in
+    // by_offset_ only.
+    static constexpr uint64_t kMaxWordTable = 1u << 16;
+    std::vector<Register*> by_word_;
     std::map<uint64_t, uint32_t> overrides_;
     std::set<uint64_t> applied_overrides_;
 };

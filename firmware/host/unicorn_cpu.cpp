@@ -549,9 +549,11 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
     const sc_core::sc_time local = qk_.get_local_time();
     const bool fifo = needs_sync(address);
     bool synced = false;
+    // (An awaited push syncs whatever is scheduled: asked first, it spares the
+    // kernel query.)
     if (fifo && local > sc_core::SC_ZERO_TIME &&
-        (!(local < sc_core::sc_time_to_pending_activity()) ||
-         (cmd == tlm::TLM_WRITE_COMMAND && (!push_awaited || push_awaited())))) {
+        ((cmd == tlm::TLM_WRITE_COMMAND && (!push_awaited || push_awaited())) ||
+         !(local < sc_core::sc_time_to_pending_activity()))) {
         qk_.sync();
         synced = true;
     }
