@@ -14,6 +14,7 @@
 #include "model/stream/stream_session.h"
 #include "model/timing/inference_cycles.h"
 #include "model/timing/pipeline.h"
+#include "tlm/address_search.h"
 
 namespace ai8x {
 
@@ -136,20 +137,10 @@ std::vector<uint64_t> Accelerator::unapplied_register_overrides() const {
 }
 
 const Accelerator::Region* Accelerator::decode(uint64_t address) const {
-    // The search below picks the last region whose base is at or below the
-    // address; the region found last time is that one exactly when its base
-    // is at or below the address and the next region's base above it.
-    auto it = regions_.begin() + std::ptrdiff_t(last_region_);
-    const bool same = last_region_ < regions_.size() && it->base <= address &&
-                      (last_region_ + 1 == regions_.size() || address < regions_[last_region_ + 1].base);
-    if (!same) {
-        it = std::upper_bound(regions_.begin(), regions_.end(), address,
-                              [](uint64_t a, const Region& r) { return a < r.base; });
-        if (it == regions_.begin()) return nullptr;
-        --it;
-        last_region_ = std::size_t(it - regions_.begin());
-    }
-    return address - it->base < it->size ? &*it : nullptr;
+    const std::size_t i = block_at_or_below(regions_, address, last_region_);
+    if (i == regions_.size()) return nullptr;
+    const Region& r = regions_[i];
+    return address - r.base < r.size ? &r : nullptr;
 }
 
 void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {

@@ -7,6 +7,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "tlm/address_search.h"
+
 namespace ai8x {
 
 AhbBus::AhbBus(sc_core::sc_module_name name)
@@ -43,21 +45,11 @@ void AhbBus::set_clock_period(sc_core::sc_time t) {
 }
 
 const AhbBus::Window* AhbBus::decode(uint64_t addr, uint64_t len) const {
-    // The search below picks the last window whose base is at or below addr;
-    // the window found last time is that one exactly when its base is at or
-    // below addr and the next window's base above it.
-    auto it = windows_.begin() + std::ptrdiff_t(last_window_);
-    const bool same = last_window_ < windows_.size() && it->base <= addr &&
-                      (last_window_ + 1 == windows_.size() || addr < windows_[last_window_ + 1].base);
-    if (!same) {
-        it = std::upper_bound(windows_.begin(), windows_.end(), addr,
-                              [](uint64_t a, const Window& w) { return a < w.base; });
-        if (it == windows_.begin()) return nullptr;
-        --it;
-        last_window_ = std::size_t(it - windows_.begin());
-    }
-    if (addr - it->base + len > it->size) return nullptr;
-    return &*it;
+    const std::size_t i = block_at_or_below(windows_, addr, last_window_);
+    if (i == windows_.size()) return nullptr;
+    const Window& w = windows_[i];
+    if (addr - w.base + len > w.size) return nullptr;
+    return &w;
 }
 
 std::string AhbBus::initiator_name(int index) const {
