@@ -19,8 +19,8 @@ template <class Block>
 std::size_t block_at_or_below(const std::vector<Block>& blocks, uint64_t address, std::size_t& hint) {
     const std::size_t n = blocks.size();
     if (hint < n && blocks[hint].base <= address && (hint + 1 == n || address < blocks[hint + 1].base)) return hint;
-    auto it = std::upper_bound(blocks.begin(), blocks.end(), address,
-                               [](uint64_t a, const Block& b) { return a < b.base; });
+    auto it =
+        std::upper_bound(blocks.begin(), blocks.end(), address, [](uint64_t a, const Block& b) { return a < b.base; });
     if (it == blocks.begin()) return n;
     hint = std::size_t(it - blocks.begin()) - 1;
     return hint;
