@@ -17,8 +17,9 @@ for dir in "$long"/fuzz_*/; do
     n="$(grep -oE 'stat::number_of_executed_units: *[0-9]+' "$log" | grep -oE '[0-9]+$')"
     execs=$(( execs + ${n:-0} ))
   done
-  last="$(ls -v "$dir"/log.* 2> /dev/null | tail -n 1)"
-  status="$(grep -E '^#[0-9]+' "$last" 2> /dev/null | tail -n 1)"
+  # The last status line of the latest segment that printed one (a segment
+  # just resumed may not have yet).
+  status="$(ls -v "$dir"/log.* 2> /dev/null | xargs -r cat | grep -E '^#[0-9]+' | tail -n 1)"
   cov="$(grep -oE 'cov: [0-9]+' <<< "$status" | grep -oE '[0-9]+')"
   ft="$(grep -oE 'ft: [0-9]+' <<< "$status" | grep -oE '[0-9]+')"
   corpus="$(ls "$dir/corpus" | wc -l)"
