@@ -36,7 +36,8 @@ std::string activity_heatmap_svg(const nlohmann::json& activity) {
         throw ReportInputError("activity: 'layers' and 'processors' must be arrays");
     uint64_t max = 0;
     for (const auto& p : procs)
-        for (const auto& v : field(p, "macs", "activity.processors[]")) max = std::max(max, v.get<uint64_t>());
+        for (const auto& v : field(p, "macs", "activity.processors[]"))
+            max = std::max(max, report_count(v, "activity.processors[].macs"));
 
     const int cell_w = std::clamp(760 / std::max<int>(1, int(layers.size())), 6, 40), cell_h = 7;
     const int left = 70, top = 16;
@@ -48,7 +49,7 @@ std::string activity_heatmap_svg(const nlohmann::json& activity) {
         width, height);
     for (size_t c = 0; c < layers.size(); ++c)
         s << fmt::format("<text x=\"{}\" y=\"11\" class=\"mlbl\" text-anchor=\"middle\">{}</text>",
-                         left + int(c) * cell_w + cell_w / 2, layers[c].get<int>());
+                         left + int(c) * cell_w + cell_w / 2, report_index(layers[c], "activity.layers"));
     for (size_t r = 0; r < procs.size(); ++r) {
         const std::string name = field(procs[r], "name", "activity.processors[]").get<std::string>();
         const nlohmann::json& macs = field(procs[r], "macs", "activity.processors[]");
@@ -58,11 +59,12 @@ std::string activity_heatmap_svg(const nlohmann::json& activity) {
             s << fmt::format("<text x=\"{}\" y=\"{}\" class=\"mlbl\" text-anchor=\"end\">{}</text>", left - 3,
                              y + cell_h, html_escape(name));
         for (size_t c = 0; c < layers.size() && c < macs.size(); ++c) {
-            const uint64_t v = macs[c].get<uint64_t>();
+            const uint64_t v = report_count(macs[c], "activity.processors[].macs");
             s << fmt::format(
                 "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" class=\"heat\" fill=\"{}\">"
                 "<title>{} layer {}: {} MACs</title></rect>",
-                left + int(c) * cell_w, y, cell_w, cell_h, shade(v, max), html_escape(name), layers[c].get<int>(), v);
+                left + int(c) * cell_w, y, cell_w, cell_h, shade(v, max), html_escape(name),
+                report_index(layers[c], "activity.layers"), v);
         }
         s << "\n";
     }

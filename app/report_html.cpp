@@ -1,6 +1,7 @@
 #include "app/report_html.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <sstream>
 #include <vector>
@@ -45,7 +46,7 @@ const json& need(const json& j, const char* key, const std::string& where) {
 std::optional<uint64_t> opt_u64(const json& j, const char* key) {
     const auto it = j.find(key);
     if (it == j.end() || !it->is_number()) return std::nullopt;
-    return it->get<uint64_t>();
+    return report_count(*it, key);
 }
 
 // One layer row as the page draws it.
@@ -67,7 +68,7 @@ std::vector<LayerRow> layer_rows(const json& run) {
         const json& l = layers[i];
         const std::string where = "layers[" + std::to_string(i) + "]";
         LayerRow r;
-        r.layer = need(l, "layer", where).get<int>();
+        r.layer = report_index(need(l, "layer", where), where + ".layer");
         r.cycles = opt_u64(l, "cycles");
         r.estimate = opt_u64(l, "estimate");
         r.macs = opt_u64(l, "macs").value_or(0);
@@ -75,8 +76,8 @@ std::vector<LayerRow> layer_rows(const json& run) {
         // Streaming layers run interleaved: draw each over its span of the chain.
         if (auto span = l.find("stream_span"); span != l.end() && span->is_array() && span->size() == 2) {
             r.streaming = true;
-            r.start = (*span)[0].get<uint64_t>();
-            r.end = std::max(r.start, (*span)[1].get<uint64_t>());
+            r.start = report_count((*span)[0], where + ".stream_span");
+            r.end = std::max(r.start, report_count((*span)[1], where + ".stream_span"));
             chain_end = std::max(chain_end, r.end);
             cursor = std::max(cursor, chain_end);
         } else {
@@ -173,9 +174,9 @@ std::string memory_svg(const json& memory) {
     for (size_t i = 0; i < memory.size(); ++i) {
         const json& m = memory[i];
         const std::string kind = need(m, "memory", "memory[]").get<std::string>();
-        const int instance = need(m, "instance", "memory[]").get<int>();
-        const uint64_t words = std::max<uint64_t>(1, need(m, "words", "memory[]").get<uint64_t>());
-        const uint64_t used = need(m, "used", "memory[]").get<uint64_t>();
+        const int instance = report_index(need(m, "instance", "memory[]"), "memory[].instance");
+        const uint64_t words = std::max<uint64_t>(1, report_count(need(m, "words", "memory[]"), "memory[].words"));
+        const uint64_t used = report_count(need(m, "used", "memory[]"), "memory[].used");
         const int y = int(i) * row_h + 3;
         // Hierarchical instance name when the run JSON has one (older runs: kind and number).
         const std::string label = m.value("name", std::string()).empty() ? kind + " " + std::to_string(instance)
@@ -186,8 +187,8 @@ std::string memory_svg(const json& memory) {
                  "<title>{} {}: {} of {} words used</title></rect>",
                  left, y, width, row_h - 1, escape(kind), instance, used, words);
         for (const auto& r : need(m, "ranges", "memory[]")) {
-            const double a = double(r.at(0).get<uint64_t>()) / double(words);
-            const double b = double(r.at(1).get<uint64_t>() + 1) / double(words);
+            const double a = double(report_count(r.at(0), "memory[].ranges")) / double(words);
+            const double b = (double(report_count(r.at(1), "memory[].ranges")) + 1) / double(words);
             s << fmt::format("<rect x=\"{:.2f}\" y=\"{}\" width=\"{:.2f}\" height=\"{}\" class=\"used\"/>",
                              left + a * width, y, std::max(0.5, (b - a) * width), row_h - 1);
         }
@@ -213,10 +214,23 @@ th{background:#eef} td.l,th.l{text-align:left}
 
 }  // namespace
 
+uint64_t report_count(const json& value, const std::string& where) {
+    if (value.is_number_unsigned()) return value.get<uint64_t>();
+    if (value.is_number_integer() && value.get<int64_t>() >= 0) return uint64_t(value.get<int64_t>());
+    throw ReportInputError(where + ": expected a whole number of at least 0, found " + value.dump());
+}
+
+int report_index(const json& value, const std::string& where) {
+    const uint64_t n = report_count(value, where);
+    if (n > uint64_t(std::numeric_limits<int>::max()))
+        throw ReportInputError(where + ": " + std::to_string(n) + " is too large for a layer or instance number");
+    return int(n);
+}
+
 std::string render_report_html(const json& run, const std::string& title) {
     if (!run.is_object()) throw ReportInputError("report: expected a JSON object at the top level");
     const std::string result = need(run, "result", "report").get<std::string>();
-    const uint64_t total = need(run, "cnn_cycles", "report").get<uint64_t>();
+    const uint64_t total = report_count(need(run, "cnn_cycles", "report"), "report.cnn_cycles");
     const double clock = run.value("cnn_clock_hz", 0.0);
     const std::vector<LayerRow> rows = layer_rows(run);
 

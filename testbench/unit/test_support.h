@@ -27,7 +27,7 @@ inline const std::string kVectors = std::string(AI8XSIM_SHARED_DIR) + "/vectors"
 // ai8xsim binary under test.
 inline std::string firmware_cache() {
     if (const char* c = std::getenv("AI8XSIM_FIRMWARE_CACHE"); c && *c) return c;
-    return ai8x::test::firmware_cache();
+    return std::string(AI8XSIM_BINARY) + ".fwcache";
 }
 
 // A folder of its own for one test process, removed with everything in it
