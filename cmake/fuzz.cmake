@@ -23,10 +23,18 @@ function(ai8xsim_fuzz_harness name)
   target_compile_options(${name} PRIVATE ${AI8XSIM_FUZZ_FLAGS})
   target_link_options(${name} PRIVATE ${AI8XSIM_FUZZ_FLAGS})
   target_link_libraries(${name} PRIVATE ${H_LIBS})
-  # Every input that once crashed it (testbench/fuzz/regressions/NAME) runs again.
-  set(dir ${CMAKE_SOURCE_DIR}/testbench/fuzz/regressions/${name})
-  if(EXISTS ${dir})
-    add_test(NAME fuzz:${name}:regressions COMMAND ${name} -runs=0 ${dir})
+  # Every input that once crashed it (testbench/fuzz/regressions/NAME) runs again,
+  # and so does every input of the committed corpus (testbench/fuzz/corpus/NAME,
+  # saved from the long runs): an input the long run passed that crashes after a
+  # change fails the test. -runs=0: run the folders' inputs once, mutate nothing.
+  set(inputs)
+  foreach(kind regressions corpus)
+    if(EXISTS ${CMAKE_SOURCE_DIR}/testbench/fuzz/${kind}/${name})
+      list(APPEND inputs ${CMAKE_SOURCE_DIR}/testbench/fuzz/${kind}/${name})
+    endif()
+  endforeach()
+  if(inputs)
+    add_test(NAME fuzz:${name}:regressions COMMAND ${name} -runs=0 ${inputs})
     # CI's LSAN_OPTIONS=use_stacks=0 (for SystemC's coroutine stacks) would count
     # libFuzzer's own argument list, held only by main's stack, as leaked.
     set_tests_properties(fuzz:${name}:regressions PROPERTIES ENVIRONMENT "LSAN_OPTIONS=use_stacks=1")

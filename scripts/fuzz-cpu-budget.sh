@@ -16,6 +16,16 @@
 # these segments in fuzz-long/NAME/cpu_seconds, so stopping the whole script
 # and starting it again continues where it stopped. Each segment's libFuzzer
 # log is kept (fuzz-long/NAME/log.N); scripts/fuzz-summary.sh tabulates them.
+#
+# Each harness also reads the committed corpus, testbench/fuzz/corpus/NAME,
+# so a run starts where the saved long runs got to; libFuzzer writes new
+# inputs only to the first folder, OUT_DIR/NAME/corpus, never to that one.
+# scripts/fuzz-save-corpus.sh OUT_DIR merges the new inputs into it and books
+# the CPU time in the ledger, testbench/fuzz/long-run.tsv. To continue that
+# run on another machine (machines are not kept between sessions):
+#   AI8XSIM_FUZZ_RESUME=1 nice -n 19 scripts/fuzz-cpu-budget.sh 3600 BUILD NEW_OUT_DIR
+# starts each harness's CPU count at what the ledger holds for it, so each runs
+# only for the remainder of the budget (a harness already past it not at all).
 set -uo pipefail
 
 budget="${1:?usage: scripts/fuzz-cpu-budget.sh CPU_SECONDS [FUZZ_BUILD_DIR [OUT_DIR]]}"
@@ -24,10 +34,17 @@ build="${2:-$repo/build/fuzz}"
 long="${3:-$build/fuzz-long}"
 timeout="${AI8XSIM_FUZZ_TIMEOUT:-120}"
 ticks_per_second="$(getconf CLK_TCK)"
+resume="${AI8XSIM_FUZZ_RESUME:-0}"
+source "$repo/scripts/fuzz-common.sh"
+committed="$fuzz_corpus_dir"
+ledger="$fuzz_ledger"
 
 [ -d "$build/fuzz-seeds" ] || { echo "fuzz-cpu-budget: no seeds in $build/fuzz-seeds (run scripts/fuzz.sh once first)" >&2; exit 2; }
-harnesses=(fuzz_trace fuzz_word_image fuzz_device_config fuzz_elf fuzz_run_report fuzz_vector_catalog fuzz_arguments)
-read -r -a harnesses <<< "${AI8XSIM_FUZZ_ONLY:-${harnesses[*]}}"
+read -r -a harnesses <<< "${AI8XSIM_FUZZ_ONLY:-${fuzz_harnesses[*]}}"
+if [ "$resume" = 1 ]; then
+  [ -f "$ledger" ] || { echo "fuzz-cpu-budget: AI8XSIM_FUZZ_RESUME=1 but there is no ledger $ledger" >&2; exit 2; }
+  fuzz_ledger_check "$ledger"
+fi
 
 cpu_ticks() {  # cpu_ticks PID: user + system time of the process in clock ticks
   local stat
@@ -40,7 +57,24 @@ cpu_ticks() {  # cpu_ticks PID: user + system time of the process in clock ticks
 run_harness() {  # run_harness NAME: segments until the budget is used
   local name="$1" dir="$long/$1"
   mkdir -p "$dir/corpus"
-  [ -f "$dir/cpu_seconds" ] || echo 0 > "$dir/cpu_seconds"
+  if [ ! -f "$dir/cpu_seconds" ]; then
+    # A fresh folder. Resuming, it starts from the CPU time the ledger holds;
+    # resumed_cpu_seconds tells scripts/fuzz-save-corpus.sh that this much of
+    # cpu_seconds is booked already, and fuzz-summary.sh that this folder's
+    # executions took only the rest.
+    local booked=0
+    if [ "$resume" = 1 ]; then
+      booked="$(fuzz_ledger_row "$ledger" "$name" | cut -f 2)"
+      booked="${booked:-0}"
+      echo "fuzz-cpu-budget: $name resumes at the $booked CPU s of $ledger"
+    fi
+    echo "$booked" > "$dir/resumed_cpu_seconds"
+    echo "$booked" > "$dir/cpu_seconds"
+  fi
+  # New finds go to the first folder; the committed corpus is only read.
+  local inputs=("$dir/corpus")
+  [ -d "$committed/$name" ] && inputs+=("$committed/$name")
+  inputs+=("$build/fuzz-seeds/$name")
   while :; do
     local used; used="$(cat "$dir/cpu_seconds")"
     (( used >= budget )) && break
@@ -53,7 +87,7 @@ run_harness() {  # run_harness NAME: segments until the budget is used
     # LSAN_OPTIONS of scripts/test.sh (use_stacks=0) is for SystemC's
     # coroutine stacks; a harness has none, and its leak check needs the
     # stacks as roots.
-    env -u LSAN_OPTIONS "$build/$name" "$dir/corpus" "$build/fuzz-seeds/$name" \
+    env -u LSAN_OPTIONS "$build/$name" "${inputs[@]}" \
       -timeout="$timeout" -report_slow_units="$timeout" -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$dir/" \
       > "$dir/log.$segment" 2>&1 &
     local pid=$! ticks=0

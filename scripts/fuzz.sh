@@ -7,6 +7,8 @@
 # built here if it does not exist yet). The seeds come from the repository and
 # ../shared (testbench/fuzz/make_seeds.sh); with AI8XSIM_BINARY (default
 # build/release/ai8xsim, if present) a recorded trace and run JSON join them.
+# Each harness also reads the committed corpus of the long runs
+# (testbench/fuzz/corpus/NAME), so it starts where they got to.
 # What each harness found is kept in FUZZ_BUILD_DIR/fuzz-out/NAME/ (log, new
 # corpus entries, crash-*/leak-*/timeout-*/oom-* inputs); the last lines print
 # executions and coverage per harness. AI8XSIM_FUZZ_TIMEOUT: seconds one input
@@ -31,6 +33,8 @@ out="$build/fuzz-out"
 "$repo/testbench/fuzz/make_seeds.sh" "$build/fuzz-seeds" "$ai8xsim" || exit 1
 
 # From scratch each time (the long, resumable runs keep their own folder):
-# every harness at once, each until it has used SECONDS of CPU time.
+# every harness at once, each until it has used SECONDS of CPU time. Never
+# resumed from the ledger: its CPU time belongs to the long run.
 rm -rf "$out"
-AI8XSIM_FUZZ_TIMEOUT="${AI8XSIM_FUZZ_TIMEOUT:-10}" "$repo/scripts/fuzz-cpu-budget.sh" "$seconds" "$build" "$out"
+AI8XSIM_FUZZ_RESUME=0 AI8XSIM_FUZZ_TIMEOUT="${AI8XSIM_FUZZ_TIMEOUT:-10}" \
+  "$repo/scripts/fuzz-cpu-budget.sh" "$seconds" "$build" "$out"
