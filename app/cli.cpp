@@ -85,6 +85,10 @@ int cli_main(int argc, char* argv[]) {
     run->add_flag("--poll-fast-forward,!--no-poll-fast-forward", run_opts.fast_forward_polls,
                   "Count the passes of firmware FIFO polling loops instead of executing each while the status they "
                   "read cannot change (default: on; cycles and results are the same either way)");
+    run->add_flag("--fifo-run-ahead,!--no-fifo-run-ahead", run_opts.fifo_run_ahead,
+                  "Let the CPU push FIFO words and read FIFO_STAT without synchronising while no FIFO is full; each "
+                  "word carries the CPU's instant and the accelerator takes it then (default: on; cycles and results "
+                  "are the same either way)");
     run->add_option("--threads", run_opts.threads,
                     "Threads for the layer engine's large computations (default: 2, or 1 on a single-core host; "
                     "1 = all on the simulation thread; results are the same for every N)")

@@ -50,6 +50,10 @@ CortexM4& Platform::add_cpu() {
     bind_initiator(cpu_->socket, "cpu");
     CortexM4* cpu = cpu_.get();
     cpu->push_awaited = [this] { return accel_.fifo_block().consumer_waiting() || accel_.fifo_block().observed(); };
+    cpu->fifo_access_settled = [this, base = cfg_.fifo_regs.base, size = cfg_.fifo_regs.size](uint32_t address,
+                                                                                              bool write) {
+        return address - base < size && accel_.fifo_block().settled_access(address - base, write);
+    };
     // The NVIC input is the device's (configs: cpu.interrupts.cnn).
     accel_.on_irq = [cpu, irq = cfg_.cnn_irq](bool level) { cpu->set_irq(irq, level); };
     // Firmware starts from the SoC's reset: the CNN unpowered, isolated, its clock
@@ -69,6 +73,9 @@ RiscvCore& Platform::add_riscv() {
     bind_initiator(riscv_->socket, "riscv");
     RiscvCore* rv = riscv_.get();
     rv->push_awaited = [this] { return accel_.fifo_block().consumer_waiting() || accel_.fifo_block().observed(); };
+    // Both cores can fill the input FIFOs (the fast FIFO): neither may take a
+    // FIFO's state now for its state at its own instant.
+    accel_.fifo_block().set_single_writer(false);
     CortexM4* cpu = cpu_.get();
     // The CNN interrupt reaches both cores' controllers; each decides by its enables.
     accel_.on_irq = [cpu, rv, arm_line = cfg_.cnn_irq, rv_line = cfg_.riscv.cnn_irq](bool level) {

@@ -162,6 +162,9 @@ int run_command(const RunOptions& opts) {
         if (riscv) riscv->load_elf(build.riscv_elf_path);
         cpu.fast_forward_polls = opts.fast_forward_polls;
         if (riscv) riscv->fast_forward_polls = opts.fast_forward_polls;
+        // A debugger reading the FIFOs while the CPU is stopped must see them
+        // as at the CPU's instant, not with words stamped ahead of SystemC time.
+        if (!opts.fifo_run_ahead || opts.gdb_port >= 0) cpu.fifo_access_settled = nullptr;
         for (const auto& o : opts.overrides) accel.add_register_override(o.address, o.value);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ai8xsim run: %s\n", e.what());

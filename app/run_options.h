@@ -28,6 +28,7 @@ struct RunOptions {
     bool quiet_console = false;               // do not stream the firmware console to stdout
     bool check_memory = true;                 // --check-memory / --no-check-memory (firmware memory checker)
     bool fast_forward_polls = true;           // --no-poll-fast-forward: execute every pass of FIFO polling loops
+    bool fifo_run_ahead = true;               // --no-fifo-run-ahead: every FIFO push and status read synchronises
     unsigned threads = 0;                     // --threads N: layer-engine threads; 0 = WorkerPool::default_threads()
     int gdb_port = -1;                        // --gdb PORT: serve GDB on 127.0.0.1 (0 = any free port); -1 = off
 };

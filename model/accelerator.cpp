@@ -15,6 +15,7 @@
 #include "model/timing/inference_cycles.h"
 #include "model/timing/pipeline.h"
 #include "tlm/address_search.h"
+#include "tlm/issue_time.h"
 
 namespace ai8x {
 
@@ -145,6 +146,7 @@ const Accelerator::Region* Accelerator::decode(uint64_t address) const {
 
 void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     transport_delay_ = delay;
+    fifo_->set_writer_instant(issue_time_of(trans));
     const uint64_t addr = trans.get_address();
     const Region* r = decode(addr);
     if (!r) {
@@ -173,6 +175,7 @@ unsigned Accelerator::transport_dbg(tlm::tlm_generic_payload& trans) {
     // access port reaches the domain through the same bus).
     if (!power_->admit(r->scope, trans)) return trans.is_response_ok() ? trans.get_data_length() : 0;
     transport_delay_ = sc_core::SC_ZERO_TIME;
+    fifo_->set_writer_instant(sc_core::sc_time_stamp());
     if (r->bank)
         r->bank->transport(trans, addr - r->base);
     else

@@ -55,6 +55,8 @@ UnicornCpu::UnicornCpu(sc_core::sc_module_name name, const DeviceConfig& cfg, uc
     if (tlm::tlm_global_quantum::instance().get() == sc_core::SC_ZERO_TIME)
         tlm::tlm_global_quantum::instance().set(sc_core::sc_time(1, sc_core::SC_US));
     check_uc(uc_open(arch, mode, &uc_), "Unicorn uc_open");
+    issue_time_ = new IssueTime;
+    bus_payload_.set_extension(issue_time_);  // the payload frees its extensions
 }
 
 UnicornCpu::~UnicornCpu() {
@@ -401,8 +403,13 @@ uint32_t UnicornCpu::through(uint32_t address) {
 
 UnicornCpu::BlockCost UnicornCpu::block_cost(uint32_t address, uint32_t bytes) {
     const uint64_t key = (uint64_t(bytes) << 32) | address;
+    RecentCost& recent = recent_costs_[(address >> 1) % recent_costs_.size()];
+    if (recent.key == key) return recent.cost;
     auto cached = block_costs_.find(key);
-    if (cached != block_costs_.end()) return cached->second;
+    if (cached != block_costs_.end()) {
+        recent = {key, cached->second};
+        return cached->second;
+    }
     BlockCost cost;
     bool after_access[2] = {false, true};  // the state behind each instruction, per entry state
     for (uint32_t offset = 0; offset < bytes; ++cost.instructions) {
@@ -546,18 +553,25 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
     // iteration. A push made early is seen by nobody before the core's next
     // synchronisation, unless the accelerator is waiting for it or its time is
     // recorded (push_awaited): then it must come at its own instant.
+    // An access whose outcome cannot change before this core's instant
+    // (fifo_access_settled: no FIFO is full, so a push is queued and the status
+    // reads the same) is made at once in any case: the pushed word carries
+    // this core's instant (IssueTime), and the accelerator takes it only once
+    // its own time has reached that instant.
     const sc_core::sc_time local = qk_.get_local_time();
+    const bool write = cmd == tlm::TLM_WRITE_COMMAND;
     const bool fifo = needs_sync(address);
+    const bool settled = fifo && fifo_access_settled && fifo_access_settled(address, write);
     bool synced = false;
     // (An awaited push syncs whatever is scheduled: asked first, it spares the
     // kernel query.)
-    if (fifo && local > sc_core::SC_ZERO_TIME &&
-        ((cmd == tlm::TLM_WRITE_COMMAND && (!push_awaited || push_awaited())) ||
-         !(local < sc_core::sc_time_to_pending_activity()))) {
+    if (fifo && !settled && local > sc_core::SC_ZERO_TIME &&
+        ((write && (!push_awaited || push_awaited())) || !(local < sc_core::sc_time_to_pending_activity()))) {
         qk_.sync();
         synced = true;
     }
     const sc_core::sc_time issued = qk_.get_local_time();
+    issue_time_->at = sc_core::sc_time_stamp() + issued;
     sc_core::sc_time delay = issued;
     socket->b_transport(trans, delay);
     qk_.set(delay);
@@ -573,7 +587,7 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
         qk_.sync();
         synced = true;
     }
-    if (fifo && cmd == tlm::TLM_READ_COMMAND && !synced && polls_.accesses == 1) {
+    if (fifo && !write && !synced && polls_.accesses == 1) {
         polls_.quiet = true;
         polls_.deltas = sc_core::sc_delta_count();
         polls_.bus_delay = delay - issued;

@@ -20,6 +20,7 @@
 // and how long an instruction is.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -36,6 +37,7 @@
 
 #include "firmware/host/elf_image.h"
 #include "tlm/device_config.h"
+#include "tlm/issue_time.h"
 
 namespace ai8x {
 
@@ -90,6 +92,11 @@ public:
     // controller, starved), or the FIFO's activity is recorded at SystemC time
     // (--vcd, --timeline). Empty: every FIFO write synchronises first.
     std::function<bool()> push_awaited;
+    // True when a FIFO access at `address` (`write`: a push, else a status
+    // read) has, at this core's own instant, the outcome it has now, whatever
+    // the accelerator does before then (InputFifoBlock::settled_access): it is
+    // made at once, without synchronising. Empty: never.
+    std::function<bool(uint32_t address, bool write)> fifo_access_settled;
     // Counts the passes of a status-polling loop instead of executing them
     // while nothing can change the status it reads (see hook_block). Turn off
     // when every bus access must be seen (a bus trace records them all).
@@ -288,6 +295,7 @@ private:
     const uint16_t elf_machine_;
     std::vector<std::unique_ptr<Mmio>> windows_;
     tlm::tlm_generic_payload bus_payload_;  // reused by bus_transport()
+    IssueTime* issue_time_ = nullptr;       // its extension: this core's instant of the access (owned by the payload)
 
     // Functions observed with observe_calls, and the calls now in progress
     // (innermost last) with the address each returns to.
@@ -318,6 +326,13 @@ private:
     // by address and byte size (a block at one address can be retranslated
     // shorter). Firmware does not rewrite its code, so counts never go stale.
     std::unordered_map<uint64_t, BlockCost> block_costs_;
+    // The blocks met last, by address (a loop's few blocks run thousands of
+    // times: the hash look-up was a visible part of a FIFO feed's host time).
+    struct RecentCost {
+        uint64_t key = ~uint64_t{0};
+        BlockCost cost;
+    };
+    std::array<RecentCost, 64> recent_costs_;
 };
 
 }  // namespace ai8x

@@ -23,6 +23,9 @@ InputFifoBlock::InputFifoBlock(sc_core::sc_module_name name, AcceleratorState& s
             on_data_write(i, r.value());
         };
     bank_->find("FIFO_CTL")->on_write = [this](Register&, uint32_t old) { on_ctl_write(old); };
+    status_offset_ = bank_->find("FIFO_STAT")->def().offset;
+    data_begin_ = fifo_data_offset(cfg, 0);
+    data_end_ = fifo_data_offset(cfg, cfg.fifo_count - 1) + 4;
 }
 
 InputFifoBlock::~InputFifoBlock() = default;
@@ -71,8 +74,13 @@ void InputFifoBlock::notify_push() {
     if (consumer_waiting_ || sc_core::sc_pending_activity_at_current_time()) push_event_.notify(sc_core::SC_ZERO_TIME);
 }
 
+bool InputFifoBlock::settled_access(uint64_t offset, bool write) const {
+    if (observer_ || !single_writer_ || fifos_.full_flags() != 0) return false;
+    return write ? offset >= data_begin_ && offset < data_end_ : offset == status_offset_;
+}
+
 InputFifos::Push InputFifoBlock::push_word(uint32_t fifo, uint32_t word, bool enabled) {
-    const InputFifos::Push r = fifos_.push(fifo, word, enabled);
+    const InputFifos::Push r = fifos_.push(fifo, word, enabled, sc_core::sc_time_stamp().value());
     if (r == InputFifos::Push::Queued) notify_push();
     update_status();
     return r;
@@ -81,7 +89,7 @@ InputFifos::Push InputFifoBlock::push_word(uint32_t fifo, uint32_t word, bool en
 void InputFifoBlock::on_data_write(uint32_t fifo, uint32_t word) {
     // Only the warnings need the address: no description lookup on the per-word path.
     const auto address = [&] { return state_.cfg.fifo_regs.base + fifo_data_offset(state_.cfg, fifo); };
-    switch (fifos_.push(fifo, word, enabled(fifo))) {
+    switch (fifos_.push(fifo, word, enabled(fifo), writer_instant_.value())) {
         case InputFifos::Push::Queued:
             notify_push();
             if (observer_) observer_->fifo_pushed(sc_core::sc_time_stamp(), fifo);

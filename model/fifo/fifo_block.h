@@ -36,8 +36,25 @@ public:
     bool consumer_waiting() const { return consumer_waiting_; }
 
     // One word into FIFO `fifo` from another feeder than FIFO_WR<i> (the fast
-    // FIFO): queued (and the accelerator woken), or dropped and counted.
+    // FIFO, which writes at SystemC time): queued (and the accelerator woken),
+    // or dropped and counted.
     InputFifos::Push push_word(uint32_t fifo, uint32_t word, bool enabled);
+
+    // The writer's own instant of the access now being served (IssueTime of its
+    // payload): a word written to FIFO_WR<i> arrives then, not at SystemC time.
+    void set_writer_instant(sc_core::sc_time at) { writer_instant_ = at; }
+    // True when an access at `offset` of this block (`write`: FIFO_WR<i>, else
+    // FIFO_STAT) made at any later instant of its writer has the outcome it has
+    // now, whatever the accelerator does meanwhile: no FIFO is full (the
+    // accelerator only takes words out, so none becomes full, a push is queued
+    // and FIFO_STAT reads the same), nobody records the FIFO activity at
+    // SystemC time, and no second writer can fill a FIFO first. Such an access
+    // needs no synchronisation: a pushed word carries its writer's instant and
+    // the stream controller takes it only once its own time has reached it.
+    bool settled_access(uint64_t offset, bool write) const;
+    // Two cores may write the FIFOs (the RISC-V core's fast FIFO besides the
+    // Arm's FIFO_WR<i>): every access then synchronises (settled_access false).
+    void set_single_writer(bool single) { single_writer_ = single; }
 
     // An inference starts: overflow is reported once more per FIFO.
     void begin_inference();
@@ -74,6 +91,10 @@ private:
     sc_core::sc_event push_event_;        // a word entered a FIFO
     ActivityObserver* observer_ = nullptr;
     bool consumer_waiting_ = false;
+    sc_core::sc_time writer_instant_;  // of the FIFO_WR<i> write being served
+    bool single_writer_ = true;
+    uint64_t status_offset_ = 0;              // FIFO_STAT
+    uint64_t data_begin_ = 0, data_end_ = 0;  // FIFO_WR<0> .. past FIFO_WR<count - 1>
 };
 
 }  // namespace ai8x

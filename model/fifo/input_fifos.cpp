@@ -6,25 +6,25 @@ InputFifos::InputFifos(uint32_t count, uint32_t depth) : depth_(depth), queues_(
     for (uint32_t i = 0; i < count; ++i) update_full(i);
 }
 
-InputFifos::Push InputFifos::push(uint32_t fifo, uint32_t word, bool enabled) {
+InputFifos::Push InputFifos::push(uint32_t fifo, uint32_t word, bool enabled, uint64_t arrival) {
     if (!enabled) {
         ++dropped_.at(fifo);
         return Push::DroppedDisabled;
     }
-    std::deque<uint32_t>& q = queues_.at(fifo);
+    std::deque<Entry>& q = queues_.at(fifo);
     if (q.size() >= depth_) {
         ++dropped_[fifo];
         return Push::DroppedFull;
     }
-    q.push_back(word);
+    q.push_back({word, arrival});
     update_full(fifo);
     return Push::Queued;
 }
 
 uint32_t InputFifos::pop(uint32_t fifo) {
-    std::deque<uint32_t>& q = queues_.at(fifo);
+    std::deque<Entry>& q = queues_.at(fifo);
     if (q.empty()) return 0;
-    const uint32_t w = q.front();
+    const uint32_t w = q.front().word;
     q.pop_front();
     update_full(fifo);
     return w;
@@ -33,6 +33,24 @@ uint32_t InputFifos::pop(uint32_t fifo) {
 void InputFifos::clear(uint32_t fifo) {
     queues_.at(fifo).clear();
     update_full(fifo);
+}
+
+uint32_t InputFifos::arrived_by(uint32_t fifo, uint64_t time) const {
+    const std::deque<Entry>& q = queues_.at(fifo);
+    uint32_t n = 0;
+    while (n < q.size() && q[n].arrival <= time) ++n;  // at most `depth` entries
+    return n;
+}
+
+std::optional<uint64_t> InputFifos::next_arrival_after(uint64_t time) const {
+    std::optional<uint64_t> next;
+    for (const std::deque<Entry>& q : queues_)
+        for (const Entry& e : q)
+            if (e.arrival > time) {
+                if (!next || e.arrival < *next) next = e.arrival;
+                break;  // arrivals only grow along a queue
+            }
+    return next;
 }
 
 uint32_t InputFifos::starved_by_full(uint32_t enabled) const {
@@ -53,8 +71,9 @@ uint64_t InputFifos::dropped_total() const {
 }
 
 std::vector<uint32_t> InputFifos::contents(uint32_t fifo) const {
-    const std::deque<uint32_t>& q = queues_.at(fifo);
-    return {q.begin(), q.end()};
+    std::vector<uint32_t> words;
+    for (const Entry& e : queues_.at(fifo)) words.push_back(e.word);
+    return words;
 }
 
 }  // namespace ai8x

@@ -2,11 +2,15 @@
 // 32-bit words that the CPU fills through FIFO_WR<i> and the accelerator
 // drains when the stream scheduler moves frame words into data memory. Pure
 // storage and bookkeeping; the SystemC side (events, time) lives in the
-// Accelerator.
+// Accelerator. Each word carries its arrival: the instant its writer made the
+// push, as a count of SystemC time units (sc_time::value()), so a writer may
+// push ahead of SystemC time and the reader still takes the word only once
+// its own time has reached that instant.
 #pragma once
 
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <vector>
 
 namespace ai8x {
@@ -17,12 +21,17 @@ public:
 
     enum class Push { Queued, DroppedFull, DroppedDisabled };
     // A firmware write to FIFO `fifo`; a full or disabled FIFO loses the word (docs/fifo.md §5).
-    Push push(uint32_t fifo, uint32_t word, bool enabled);
+    Push push(uint32_t fifo, uint32_t word, bool enabled, uint64_t arrival = 0);
     // Oldest word of FIFO `fifo` (0 when empty; callers check occupancy first).
     uint32_t pop(uint32_t fifo);
     void clear(uint32_t fifo);
 
     uint32_t occupancy(uint32_t fifo) const { return static_cast<uint32_t>(queues_.at(fifo).size()); }
+    // Words of FIFO `fifo` that had arrived by `time` (arrival <= time).
+    uint32_t arrived_by(uint32_t fifo, uint64_t time) const;
+    // The earliest arrival after `time` among the words of every FIFO: when the
+    // next word reaches a reader that has seen everything up to `time`.
+    std::optional<uint64_t> next_arrival_after(uint64_t time) const;
     uint32_t depth() const { return depth_; }
     uint32_t count() const { return static_cast<uint32_t>(queues_.size()); }
     // FIFO_STAT: bit i set while FIFO i holds `depth` words.
@@ -40,7 +49,13 @@ public:
 
 private:
     uint32_t depth_;
-    std::vector<std::deque<uint32_t>> queues_;
+    struct Entry {
+        uint32_t word;
+        uint64_t arrival;
+    };
+    // Oldest first; a writer's pushes come in its own time order, so arrivals
+    // never decrease along a queue.
+    std::vector<std::deque<Entry>> queues_;
     // Bit i: FIFO i holds depth_ words. Kept by every change of a queue, as
     // the status register reads it on each push and pop.
     uint32_t full_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <spdlog/spdlog.h>
 
@@ -59,16 +60,30 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     // the edge keeps the wait, so processes due at the same instant meet as
     // before.) With an observer (--vcd/--timeline) every wait is kept.
     const bool defer_waits = observer_ == nullptr;
+    const auto edge_time = [&](uint64_t cycle) {
+        return start + sc_core::sc_time(double(cycle) / hz, sc_core::SC_SEC);
+    };
     const auto advance_to = [&](uint64_t cycle, bool may_defer) {
-        const sc_core::sc_time edge = start + sc_core::sc_time(double(cycle) / hz, sc_core::SC_SEC);
+        const sc_core::sc_time edge = edge_time(cycle);
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         if (edge > now && !(may_defer && defer_waits && sc_core::sc_time_to_pending_activity() > edge - now))
             sc_core::wait(edge - now);
         elapsed = std::max(elapsed, cycle);
     };
-    // A FIFO word written between two CNN clock edges is seen at the next edge.
-    const auto next_edge_now = [&]() -> uint64_t {
-        const double cycles = (sc_core::sc_time_stamp() - start).to_seconds() * hz;
+    // The controller's own time: the edge it has reached. SystemC time may lag
+    // behind it (a left-out wait), never in a way anyone can observe.
+    // Asked on every step; converted again only when the edge moved.
+    uint64_t own_cycle = ~uint64_t{0}, own_value = 0;
+    const auto own_time = [&] {
+        if (own_cycle != elapsed) {
+            own_cycle = elapsed;
+            own_value = edge_time(elapsed).value();
+        }
+        return own_value;
+    };
+    // A FIFO word that arrives between two CNN clock edges is seen at the next edge.
+    const auto edge_after = [&](uint64_t arrival) -> uint64_t {
+        const double cycles = (sc_core::sc_time::from_value(arrival) - start).to_seconds() * hz;
         constexpr double kRounding = 1e-3;  // sc_time's picosecond rounding of earlier edges
         return uint64_t(std::ceil(cycles - kRounding));
     };
@@ -79,10 +94,25 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     fifos_.begin_inference();
     starved_ = 0;
     const uint32_t enabled = session.enabled_fifos();
-    const auto queued = [&]() -> uint64_t {  // frame positions every enabled FIFO can deliver now
+    // What the controller has seen of the FIFOs: the words that arrived before
+    // its own time. The writer may have pushed later words already (it runs
+    // ahead of SystemC time and stamps each word with its own instant); those
+    // wait for their edge. A word arriving exactly on the edge is seen only
+    // once the controller, having looked at that edge, starves there (a stall
+    // of no cycle): a writer pushing at the very instant the controller wakes
+    // comes after it, as a process whose wait ends at the same instant as an
+    // earlier-scheduled one runs after it.
+    // A word arriving within the edge's picosecond rounding behaves the same.
+    uint64_t admitted_cycle = ~uint64_t{0}, admitted_until = 0;  // after a stall of no cycle at that cycle
+    const auto seen_until = [&] {
+        return admitted_cycle == elapsed ? std::max(own_time(), admitted_until) : own_time() - 1;
+    };
+    // Frame positions every enabled FIFO can deliver now.
+    const auto queued = [&]() -> uint64_t {
+        const uint64_t seen = seen_until();
         uint64_t words = ~uint64_t{0};
         for (uint32_t i = 0; i < fifos.count(); ++i)
-            if (enabled >> i & 1) words = std::min<uint64_t>(words, fifos.occupancy(i));
+            if (enabled >> i & 1) words = std::min<uint64_t>(words, fifos.arrived_by(i, seen));
         return words == ~uint64_t{0} ? 0 : words;
     };
     // The start-up cycles come before the first layer, so the chain's timeline
@@ -129,9 +159,21 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
         }
         check_starvation(fifos, enabled);
         spdlog::trace("{}: waiting for FIFO word {} of {}", name(), st.need_word, session.frame_words());
-        fifos_.wait_for_push();  // no timeout: the run's time limit ends a starved frame
-        // The stall lasts until the clock edge that sees the word; those cycles elapse like any other.
-        const uint64_t edge = std::max(next_edge_now(), elapsed);
+        // The stall lasts until the clock edge that sees the next word to
+        // arrive, in any FIFO (then the chain is stepped again); those cycles
+        // elapse like any other. A word the writer has pushed ahead of SystemC
+        // time is there already with its instant; otherwise wait for the push
+        // (a word that arrived by the controller's own time ends no cycle).
+        std::optional<uint64_t> arrival = fifos.next_arrival_after(seen_until());
+        if (!arrival) {
+            fifos_.wait_for_push();  // no timeout: the run's time limit ends a starved frame
+            arrival = fifos.next_arrival_after(seen_until());
+        }
+        const uint64_t edge = arrival ? std::max(edge_after(*arrival), elapsed) : elapsed;
+        if (arrival && edge == elapsed) {
+            admitted_cycle = elapsed;
+            admitted_until = *arrival;
+        }
         if (observer_ && edge > elapsed)
             observer_->stalled(startup + session.scheduler().cycle(),
                                startup + session.scheduler().cycle() + (edge - elapsed));

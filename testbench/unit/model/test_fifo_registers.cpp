@@ -14,6 +14,7 @@
 #include "model/registers/fifo_registers.h"
 #include "model/registers/register_fields.h"
 #include "testbench/unit/model/accel_test_bench.h"
+#include "tlm/issue_time.h"
 
 using namespace ai8x;
 using ai8x::test::AccelBench;
@@ -142,4 +143,75 @@ TEST_CASE("FIFO_STAT FULL follows each FIFO occupancy and ignores writes", "[fif
     // Read-only: the bus answers with an error and the live flags stay.
     CHECK(b.write(reg_address("FIFO_STAT"), 0) == tlm::TLM_COMMAND_ERROR_RESPONSE);
     CHECK(full.get(b.stat()) == expect);
+}
+
+TEST_CASE("FIFO pushes and status reads are settled while no FIFO is full, never with an observer or two writers",
+          "[fifo][registers]") {
+    FifoRegisterBench b;
+    InputFifoBlock& fifos = b.accel.fifo_block();
+    const RegField ena = field("FIFO_CTL", "FIFO_ENA"), cpl = field("FIFO_CTL", "FIFO_CPL");
+    const uint64_t base = max78000().fifo_regs.base;
+    const uint64_t stat = reg_address("FIFO_STAT") - base, ctl = reg_address("FIFO_CTL") - base;
+    b.set_ctl(cpl.with(ena.with(0, 0x3), 1));
+    for (uint32_t f = 0; f < max78000().fifo_count; ++f) CHECK(fifos.settled_access(data_address(f) - base, true));
+    CHECK(fifos.settled_access(stat, false));
+    // FIFO_CTL changes what the accelerator does (and a cleared enable empties a
+    // FIFO): always at the writer's instant.
+    CHECK_FALSE(fifos.settled_access(ctl, true));
+    CHECK_FALSE(fifos.settled_access(ctl, false));
+    CHECK_FALSE(fifos.settled_access(stat, true));
+    // One full FIFO: a pop before the writer's instant would change both the
+    // status and whether a push is queued.
+    for (uint32_t n = 0; n < max78000().fifo_depth; ++n) b.push(1, n);
+    CHECK_FALSE(fifos.settled_access(stat, false));
+    CHECK_FALSE(fifos.settled_access(data_address(0) - base, true));
+    fifos.queues().pop(1);
+    fifos.update_status();
+    CHECK(fifos.settled_access(stat, false));
+    fifos.set_single_writer(false);
+    CHECK_FALSE(fifos.settled_access(stat, false));
+    fifos.set_single_writer(true);
+    struct Recorder : ActivityObserver {  // --vcd/--timeline: FIFO activity at SystemC time
+        void inference_started(sc_core::sc_time, double) override {}
+        void layer_ran(int, uint64_t, uint64_t, uint32_t, uint32_t, bool) override {}
+        void stream_position(int, uint64_t, uint64_t, uint64_t) override {}
+        void stalled(uint64_t, uint64_t) override {}
+        void fifo_popped(uint64_t, unsigned, uint64_t) override {}
+        void fifo_pushed(sc_core::sc_time, unsigned) override {}
+        void fifo_cleared(sc_core::sc_time, unsigned) override {}
+        void inference_finished(uint64_t) override {}
+    } observer;
+    fifos.set_observer(&observer);
+    CHECK_FALSE(fifos.settled_access(stat, false));
+    fifos.set_observer(nullptr);
+}
+
+TEST_CASE("a word written to FIFO_WR arrives at the writer's own instant (IssueTime), else at SystemC time",
+          "[fifo][registers]") {
+    FifoRegisterBench b;
+    const RegField ena = field("FIFO_CTL", "FIFO_ENA"), cpl = field("FIFO_CTL", "FIFO_CPL");
+    b.set_ctl(cpl.with(ena.with(0, 0x1), 1));
+    InputFifos& q = b.accel.fifo_block().queues();
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    b.push(0, 0xa);  // the bench's payload has no IssueTime: SystemC time
+    CHECK(q.arrived_by(0, now) == 1);
+    // A payload with the extension, as a CPU running 3 us ahead sends it.
+    tlm::tlm_generic_payload trans;
+    uint32_t word = 0xb;
+    trans.set_command(tlm::TLM_WRITE_COMMAND);
+    trans.set_address(data_address(0));
+    trans.set_data_ptr(reinterpret_cast<unsigned char*>(&word));
+    trans.set_data_length(4);
+    trans.set_streaming_width(4);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    auto* at = new IssueTime;
+    at->at = sc_core::sc_time_stamp() + sc_core::sc_time(3, sc_core::SC_US);
+    trans.set_extension(at);
+    sc_core::sc_time delay(3, sc_core::SC_US);
+    b.init->b_transport(trans, delay);
+    REQUIRE(trans.is_response_ok());
+    CHECK(q.occupancy(0) == 2);
+    CHECK(q.arrived_by(0, now) == 1);  // queued, but not there yet for a reader at SystemC time
+    CHECK(q.next_arrival_after(now) == std::optional<uint64_t>(at->at.value()));
+    CHECK(q.arrived_by(0, at->at.value()) == 2);
 }

@@ -2,6 +2,8 @@
 // configured depth, words lost to full or disabled FIFOs, independent FIFOs.
 #include <catch2/catch.hpp>
 
+#include <optional>
+
 #include "model/fifo/input_fifos.h"
 #include "tlm/device_config.h"
 
@@ -49,4 +51,29 @@ TEST_CASE("enabled FIFOs that are empty next to a full one are reported as starv
     CHECK(f.starved_by_full(enabled) == 0x4u);
     f.pop(0);
     CHECK(f.starved_by_full(enabled) == 0u);  // no FIFO full any more
+}
+
+TEST_CASE("a FIFO word counts from its arrival on, and the next arrival is the earliest over all FIFOs", "[fifo]") {
+    InputFifos f(4, 8);
+    // A writer running ahead of SystemC time stamps each word with its own instant.
+    for (uint64_t t : {10, 20, 30}) REQUIRE(f.push(0, uint32_t(t), true, t) == InputFifos::Push::Queued);
+    REQUIRE(f.push(2, 25, true, 25) == InputFifos::Push::Queued);
+    CHECK(f.arrived_by(0, 9) == 0);
+    CHECK(f.arrived_by(0, 10) == 1);  // a word is there at its own instant
+    CHECK(f.arrived_by(0, 29) == 2);
+    CHECK(f.arrived_by(0, 1000) == 3);
+    CHECK(f.arrived_by(1, 1000) == 0);
+    CHECK(f.next_arrival_after(0) == std::optional<uint64_t>(10));
+    CHECK(f.next_arrival_after(10) == std::optional<uint64_t>(20));
+    CHECK(f.next_arrival_after(20) == std::optional<uint64_t>(25));  // FIFO 2's word comes before FIFO 0's third
+    CHECK(f.next_arrival_after(25) == std::optional<uint64_t>(30));
+    CHECK_FALSE(f.next_arrival_after(30).has_value());
+    // Occupancy and the full flags count every queued word, arrived or not:
+    // the writer sees the FIFO as it filled it.
+    CHECK(f.occupancy(0) == 3);
+    CHECK(f.pop(0) == 10);
+    CHECK(f.arrived_by(0, 20) == 1);
+    CHECK(f.next_arrival_after(0) == std::optional<uint64_t>(20));
+    f.clear(0);
+    CHECK(f.next_arrival_after(0) == std::optional<uint64_t>(25));
 }
