@@ -143,7 +143,7 @@ TEST_CASE("dual-core start-up: the RISC-V core is released at the FCR boot addre
     CHECK(released[0] == 0x10004100);
 }
 
-TEST_CASE("SEMA: IRQ0 with EN and CM4_IRQ interrupts the Arm; semaphores are test-and-set", "[periph][riscv]") {
+TEST_CASE("SEMA: IRQ0 with EN and CM4_IRQ interrupts the Arm, and semaphores are test-and-set", "[periph][riscv]") {
     DeviceConfig cfg = config();
     SocPeripherals p("periph", cfg);
     Master m("m");

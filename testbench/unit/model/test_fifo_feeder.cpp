@@ -175,7 +175,7 @@ struct Overfill : AccelBench {
 };
 }  // namespace
 
-TEST_CASE("FIFO_STAT shows full at the configured depth; overflow and disabled writes are dropped", "[fifo]") {
+TEST_CASE("FIFO_STAT shows full at the configured depth, and overflow and disabled writes are dropped", "[fifo]") {
     Overfill b;
     sc_core::sc_start(1, sc_core::SC_MS);
     const uint32_t depth = max78000().fifo_depth;

@@ -54,7 +54,7 @@ TEST_CASE("worker pool: every item runs exactly once for any thread and item cou
     }
 }
 
-TEST_CASE("worker pool: zero items call nothing; one thread runs the items in order", "[engine][threads]") {
+TEST_CASE("worker pool: zero items call nothing, and one thread runs the items in order", "[engine][threads]") {
     WorkerPool pool(3);
     bool called = false;
     pool.for_each(0, [&](std::size_t, unsigned) { called = true; });
