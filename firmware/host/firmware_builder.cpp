@@ -35,6 +35,7 @@ const char* kFirmwareDir = AI8XSIM_SOURCE_DIR "/firmware";
 // --nmagic: no page-aligned segments, so no ELF header bytes are loaded into the Arm's flash.
 const char* const kRiscvCompileFlags[] = {"-O2",
                                           "-g",
+                                          "-fno-var-tracking-assignments",  // as kCompileFlags, below
                                           "-std=gnu11",
                                           "-ffreestanding",
                                           "-ffunction-sections",
@@ -46,12 +47,18 @@ const char* const kRiscvCompileFlags[] = {"-O2",
 // Shim sources that only make sense on the Cortex-M4 (newlib system calls, the NVIC vector table).
 const char* const kArmOnlyShimSources[] = {"console.c", "nvic_table.c"};
 
+// -fno-var-tracking-assignments: GCC's variable-tracking pass is quadratic in
+// a function's size, and generated cnn_unload() functions reach 25,000 lines
+// (r-80wideout-q4-32bit: 4+ CPU minutes with it, 42 s without). It changes
+// only where the debug information places optimised-out locals, never the
+// code (objdump of its cnn.o and of demo-cats-dogs' cnn.o/main.o: identical).
 const std::vector<std::string> kCompileFlags = {
     "-mcpu=cortex-m4",
     "-mthumb",
     "-mfloat-abi=soft",
     "-O2",
     "-g",
+    "-fno-var-tracking-assignments",
     "-std=gnu11",
     "-ffunction-sections",
     "-fdata-sections",
