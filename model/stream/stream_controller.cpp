@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "model/stream/cnn_edges.h"
 #include "model/stream/stream_session.h"
 #include "model/timing/timing_model.h"
 
@@ -60,11 +61,9 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     // the edge keeps the wait, so processes due at the same instant meet as
     // before.) With an observer (--vcd/--timeline) every wait is kept.
     const bool defer_waits = observer_ == nullptr;
-    const auto edge_time = [&](uint64_t cycle) {
-        return start + sc_core::sc_time(double(cycle) / hz, sc_core::SC_SEC);
-    };
+    const CnnEdges edges(start, hz);
     const auto advance_to = [&](uint64_t cycle, bool may_defer) {
-        const sc_core::sc_time edge = edge_time(cycle);
+        const sc_core::sc_time edge = edges.at(cycle);
         const sc_core::sc_time now = sc_core::sc_time_stamp();
         if (edge > now && !(may_defer && defer_waits && sc_core::sc_time_to_pending_activity() > edge - now))
             sc_core::wait(edge - now);
@@ -77,7 +76,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     const auto own_time = [&] {
         if (own_cycle != elapsed) {
             own_cycle = elapsed;
-            own_value = edge_time(elapsed).value();
+            own_value = edges.value_at(elapsed);
         }
         return own_value;
     };
