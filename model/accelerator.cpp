@@ -146,7 +146,6 @@ const Accelerator::Region* Accelerator::decode(uint64_t address) const {
 
 void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     transport_delay_ = delay;
-    fifo_->set_writer_instant(issue_time_of(trans));
     const uint64_t addr = trans.get_address();
     const Region* r = decode(addr);
     if (!r) {
@@ -159,6 +158,7 @@ void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
         transport_delay_ = sc_core::SC_ZERO_TIME;
         return;
     }
+    if (r->bank == &fifo_->register_bank()) fifo_->set_writer_instant(issue_time_of(trans));
     if (r->bank)
         r->bank->transport(trans, addr - r->base);
     else

@@ -37,8 +37,10 @@ void InputFifos::clear(uint32_t fifo) {
 
 uint32_t InputFifos::arrived_by(uint32_t fifo, uint64_t time) const {
     const std::deque<Entry>& q = queues_.at(fifo);
+    // Asked on every scan position; usually every queued word has arrived.
+    if (q.empty() || q.back().arrival <= time) return static_cast<uint32_t>(q.size());
     uint32_t n = 0;
-    while (n < q.size() && q[n].arrival <= time) ++n;  // at most `depth` entries
+    while (q[n].arrival <= time) ++n;  // the last one has not: stops inside the queue
     return n;
 }
 

@@ -27,6 +27,7 @@ void StreamController::report_position(const StreamSession& session, const Strea
 }
 
 void StreamController::check_starvation(const InputFifos& fifos, uint32_t enabled) {
+    if (fifos.full_flags() == 0) return;  // nothing is full: nothing starves next to it (the usual case)
     // Each FIFO feeds only its own quadrant, and a frame position needs its word
     // from every enabled FIFO: an empty FIFO next to a full one stops the frame
     // until the firmware writes the empty one. Generated firmware for HWC input
@@ -63,10 +64,10 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     const bool defer_waits = observer_ == nullptr;
     const CnnEdges edges(start, hz);
     const auto advance_to = [&](uint64_t cycle, bool may_defer) {
-        const sc_core::sc_time edge = edges.at(cycle);
-        const sc_core::sc_time now = sc_core::sc_time_stamp();
-        if (edge > now && !(may_defer && defer_waits && sc_core::sc_time_to_pending_activity() > edge - now))
-            sc_core::wait(edge - now);
+        // In SystemC time units: an sc_time is built only for a wait.
+        const uint64_t edge = edges.value_at(cycle), now = sc_core::sc_time_stamp().value();
+        if (edge > now && !(may_defer && defer_waits && sc_core::sc_time_to_pending_activity().value() > edge - now))
+            sc_core::wait(sc_core::sc_time::from_value(edge - now));
         elapsed = std::max(elapsed, cycle);
     };
     // The controller's own time: the edge it has reached. SystemC time may lag
@@ -94,17 +95,18 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     starved_ = 0;
     const uint32_t enabled = session.enabled_fifos();
     // What the controller has seen of the FIFOs: the words that arrived before
-    // its own time. The writer may have pushed later words already (it runs
-    // ahead of SystemC time and stamps each word with its own instant); those
-    // wait for their edge. A word arriving exactly on the edge is seen only
-    // once the controller, having looked at that edge, starves there (a stall
-    // of no cycle): a writer pushing at the very instant the controller wakes
-    // comes after it, as a process whose wait ends at the same instant as an
-    // earlier-scheduled one runs after it.
-    // A word arriving within the edge's picosecond rounding behaves the same.
-    uint64_t admitted_cycle = ~uint64_t{0}, admitted_until = 0;  // after a stall of no cycle at that cycle
+    // the edge it has reached. The writer may have pushed later words already
+    // (it runs ahead of SystemC time and stamps each word with its own
+    // instant); those wait for their edge. A word arriving exactly on that
+    // edge is not seen yet: a push made at the very instant the controller
+    // wakes comes after it, as a process whose wait ends at the same instant
+    // as an earlier-scheduled one runs after it. Only the word whose arrival
+    // ended a stall is seen at the stall's last edge however it falls on it
+    // (exactly on it, or within its picosecond rounding), as the push that woke
+    // the waiting controller was.
+    uint64_t admitted_cycle = ~uint64_t{0}, admitted_until = 0;  // the last stall's edge and arrival
     const auto seen_until = [&] {
-        return admitted_cycle == elapsed ? std::max(own_time(), admitted_until) : own_time() - 1;
+        return admitted_cycle == elapsed ? std::max(own_time() - 1, admitted_until) : own_time() - 1;
     };
     // Frame positions every enabled FIFO can deliver now.
     const auto queued = [&]() -> uint64_t {
@@ -169,8 +171,8 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
             arrival = fifos.next_arrival_after(seen_until());
         }
         const uint64_t edge = arrival ? std::max(edge_after(*arrival), elapsed) : elapsed;
-        if (arrival && edge == elapsed) {
-            admitted_cycle = elapsed;
+        if (arrival) {
+            admitted_cycle = edge;
             admitted_until = *arrival;
         }
         if (observer_ && edge > elapsed)
