@@ -19,9 +19,7 @@ public:
 
     // (start + sc_time(double(cycle) / hz, SC_SEC)).value(): sc_time rounds
     // seconds x units per second to the nearest unit.
-    uint64_t value_at(uint64_t cycle) const {
-        return cycle == 0 ? start_ : start_ + uint64_t(double(cycle) / hz_ * units_per_second_ + 0.5);
-    }
+    uint64_t value_at(uint64_t cycle) const { return start_ + uint64_t(double(cycle) / hz_ * units_per_second_ + 0.5); }
     sc_core::sc_time at(uint64_t cycle) const { return sc_core::sc_time::from_value(value_at(cycle)); }
 
 private:

@@ -72,15 +72,7 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     };
     // The controller's own time: the edge it has reached. SystemC time may lag
     // behind it (a left-out wait), never in a way anyone can observe.
-    // Asked on every step; converted again only when the edge moved.
-    uint64_t own_cycle = ~uint64_t{0}, own_value = 0;
-    const auto own_time = [&] {
-        if (own_cycle != elapsed) {
-            own_cycle = elapsed;
-            own_value = edges.value_at(elapsed);
-        }
-        return own_value;
-    };
+    const auto own_time = [&] { return edges.value_at(elapsed); };
     // A FIFO word that arrives between two CNN clock edges is seen at the next edge.
     const auto edge_after = [&](uint64_t arrival) -> uint64_t {
         const double cycles = (sc_core::sc_time::from_value(arrival) - start).to_seconds() * hz;
