@@ -7,6 +7,8 @@ packages=(
   # build tools (clang-format: the style check among the tests; clang and its
   # runtime libraries: the sanitizer build and the libFuzzer harnesses, docs/fuzzing.md)
   cmake g++ make pkg-config clang-format git clang libclang-rt-14-dev
+  # the CI builds' generator (scripts/test.sh: both cores busy through a build)
+  ninja-build
   # simulator libraries
   libsystemc-dev libyaml-cpp-dev libeigen3-dev libspdlog-dev catch2
   libcli11-dev nlohmann-json3-dev libunicorn-dev
