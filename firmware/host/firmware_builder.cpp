@@ -18,6 +18,7 @@
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <atomic>
 
 namespace fs = std::filesystem;
 
@@ -177,6 +178,53 @@ std::vector<std::string> FirmwareBuilder::riscv_sources(const std::string& dir) 
     return out;
 }
 
+std::vector<std::string> FirmwareBuilder::support_objects(const std::string& gcc,
+                                                          const std::vector<std::string>& device_flags,
+                                                          uint64_t shim_key) {
+    // Every image of a device links the same shim and startup code: compiled
+    // once, it is half of what building an image used to cost. The objects
+    // are what compiling them beside the folder's sources gave (the shim
+    // includes nothing from the folder), so the images do not change.
+    const fs::path shim = fs::path(kFirmwareDir) / "shim";
+    std::vector<fs::path> sources = files_under(shim, ".c");
+    for (auto& p : files_under(fs::path(kFirmwareDir) / "startup", ".c")) sources.push_back(p);
+    char key[17];
+    std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(shim_key));
+    const fs::path dir = fs::path(cache_root_) / ("_shim-objects-" + std::string(key));
+    std::vector<std::string> objects;
+    for (const auto& s : sources) objects.push_back((dir / (s.stem().string() + ".o")).string());
+    if (fs::is_directory(dir)) return objects;  // a folder appears only complete (rename below)
+
+    // Compiled into a folder of this build's own (processes and threads build
+    // at once), renamed into place whole: no build ever sees a partial set.
+    // It sits one level down and ends in .tmp<pid>, like an image's
+    // temporary files, so that whoever kills a build finds it (ai8xsim-sweep).
+    static std::atomic<unsigned> serial{0};
+    const fs::path tmp = fs::path(cache_root_) / "_shim-staging" /
+                         (std::string(key) + "-" + std::to_string(serial++) + ".tmp" + std::to_string(getpid()));
+    fs::create_directories(tmp);
+    for (const auto& s : sources) {
+        std::string cmd = shell_quote(gcc) + " -c";
+        for (const auto& f : kCompileFlags) cmd += " " + f;
+        for (const auto& f : device_flags) cmd += " " + f;
+        cmd += " -I" + shell_quote((shim / "include").string()) + " " + shell_quote(s.string());
+        cmd += " -o " + shell_quote((tmp / (s.stem().string() + ".o")).string());
+        std::string output;
+        if (run_tool(cmd, output) != 0) {
+            std::error_code ec;
+            fs::remove_all(tmp, ec);
+            throw BuildError("building the board-support shim's " + s.string() + " failed", output);
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, dir, ec);
+    if (ec) {  // another build put the same set there first
+        fs::remove_all(tmp, ec);
+        if (!fs::is_directory(dir)) throw std::runtime_error("cannot create " + dir.string());
+    }
+    return objects;
+}
+
 void FirmwareBuilder::build_riscv(const std::string& dir, uint64_t flash_base, const std::string& out_elf,
                                   const std::string& link_dir) {
     const RiscvConfig& rv = cfg_.riscv;
@@ -236,9 +284,6 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
     if (sources.empty()) throw std::runtime_error(dir + ": no .c files to build");
     const fs::path shim = fs::path(kFirmwareDir) / "shim";
     const fs::path startup = fs::path(kFirmwareDir) / "startup";
-    std::vector<fs::path> support = files_under(shim, ".c");
-    for (auto& p : files_under(startup, ".c")) support.push_back(p);
-
     // The device's interrupt numbers name CNN_IRQn and size the vector table
     // in the shim (firmware/shim/include/device_map.h).
     const std::vector<std::string> device_flags = {
@@ -273,13 +318,23 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
             hash.add(e.path().filename().string());
             hash.add(read_file(e.path()));
         }
+    // The shim's own key: the flags and the shim and startup files, not the folder.
+    Fnv1a shim_hash;
+    for (const auto& f : kCompileFlags) shim_hash.add(f);
+    for (const auto& f : device_flags) shim_hash.add(f);
     std::vector<fs::path> hashed_dirs = {shim, startup};
     if (dual) hashed_dirs.push_back(riscv);
     for (const auto& sub : hashed_dirs)
         for (const auto& e : fs::recursive_directory_iterator(sub))
             if (e.is_regular_file()) {
-                hash.add(e.path().lexically_relative(kFirmwareDir).string());
-                hash.add(read_file(e.path()));
+                const std::string name = e.path().lexically_relative(kFirmwareDir).string();
+                const std::string content = read_file(e.path());
+                hash.add(name);
+                hash.add(content);
+                if (sub != riscv) {
+                    shim_hash.add(name);
+                    shim_hash.add(content);
+                }
             }
     char key[17];
     std::snprintf(key, sizeof key, "%016llx", static_cast<unsigned long long>(hash.h));
@@ -319,6 +374,7 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
             fs::remove_all(path, ec);
         }
     } link_dir_guard{link_dir};
+    const std::vector<std::string> support = support_objects(gcc, device_flags, shim_hash.h);
     // In a dual-core image the Arm keeps the low part of SRAM; the rest is the RISC-V core's.
     const uint64_t arm_sram_size = dual ? std::min(cfg_.riscv.arm_sram_size, sram->size) : sram->size;
     auto link = [&](uint64_t flash_size, uint64_t sram_size, std::string& output) {
@@ -332,7 +388,7 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
         for (const auto& f : device_flags) cmd += " " + f;
         cmd += " -I" + shell_quote((shim / "include").string()) + " -I" + shell_quote(dir);
         for (const auto& s : sources) cmd += " " + shell_quote(s);
-        for (const auto& s : support) cmd += " " + shell_quote(s.string());
+        for (const auto& s : support) cmd += " " + shell_quote(s);
         cmd += " -L" + shell_quote(link_dir.string()) + " -T" + shell_quote((startup / "sections.ld").string());
         cmd += " -o " + shell_quote(tmp_elf.string());
         return run_tool(cmd, output);

@@ -51,6 +51,10 @@ private:
     // Links the RISC-V image for flash at `flash_base`; throws BuildError.
     void build_riscv(const std::string& dir, uint64_t flash_base, const std::string& out_elf,
                      const std::string& link_dir);
+    // Objects of the shim and startup sources (one set per device flags and
+    // shim content, kept in the cache); compiles them the first time.
+    std::vector<std::string> support_objects(const std::string& gcc, const std::vector<std::string>& device_flags,
+                                             uint64_t shim_key);
     // -D flags naming the RISC-V core's interrupt numbers for the shim.
     std::vector<std::string> riscv_device_flags() const;
     const DeviceConfig& cfg_;

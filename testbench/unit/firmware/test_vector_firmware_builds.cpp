@@ -110,3 +110,68 @@ TEST_CASE("an unchanged folder is taken from the cache and a changed one is rebu
     CHECK(third.elf_path != first.elf_path);
     fs::remove_all(dir);
 }
+
+namespace {
+// The shim object sets in a firmware cache, or the temporary folders left
+// in its staging folder.
+std::vector<std::string> shim_sets(const fs::path& cache, bool temporary) {
+    std::vector<std::string> out;
+    const fs::path where = temporary ? cache / "_shim-staging" : cache;
+    if (!fs::is_directory(where)) return out;
+    for (const auto& e : fs::directory_iterator(where)) {
+        const std::string name = e.path().filename().string();
+        if (temporary || name.rfind("_shim-objects-", 0) == 0) out.push_back(name);
+    }
+    return out;
+}
+}  // namespace
+
+TEST_CASE("the shim is compiled once per device and shared by all its images, even when they are built at once",
+          "[builder]") {
+    const fs::path dir = fs::temp_directory_path() / ("ai8xsim-shim-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    // Eight folders of their own, built four at a time into an empty cache:
+    // each may be the first to need the shim's objects.
+    std::vector<fs::path> folders;
+    for (int i = 0; i < 8; ++i) {
+        folders.push_back(dir / ("f" + std::to_string(i)));
+        fs::create_directories(folders.back());
+        std::ofstream(folders.back() / "main.c") << "int main(void) { return " << i << "; }\n";
+    }
+    const fs::path cache = dir / "cache";
+    DeviceConfig cfg = load_device_config(default_device_config_path());
+    FirmwareBuilder builder(cfg, cache.string());
+    std::vector<std::string> errors(folders.size());
+    std::vector<std::thread> threads;
+    std::atomic<std::size_t> next{0};
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([&] {
+            for (std::size_t i = next++; i < folders.size(); i = next++) try {
+                    if (!fs::exists(builder.build(folders[i].string()).elf_path)) errors[i] = "no ELF";
+                } catch (const std::exception& e) {
+                    errors[i] = e.what();
+                }
+        });
+    for (auto& t : threads) t.join();
+    for (std::size_t i = 0; i < folders.size(); ++i) {
+        INFO(folders[i].string());
+        CHECK(errors[i].empty());
+    }
+    const auto sets = shim_sets(cache, false);
+    REQUIRE(sets.size() == 1);
+    CHECK(shim_sets(cache, true).empty());
+    // One object per shim and startup source.
+    std::size_t sources = 0, objects = 0;
+    for (const char* sub : {"shim", "startup"})
+        for (const auto& e : fs::recursive_directory_iterator(fs::path(AI8XSIM_SOURCE_DIR) / "firmware" / sub))
+            sources += e.path().extension() == ".c";
+    for (const auto& e : fs::directory_iterator(cache / sets[0])) objects += e.path().extension() == ".o";
+    CHECK(objects == sources);
+    CHECK(sources >= 2);
+
+    // Another device's interrupt numbers are compiled into its own set.
+    DeviceConfig other = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
+    FirmwareBuilder(other, cache.string()).build(folders[0].string());
+    CHECK(shim_sets(cache, false).size() == 2);
+    fs::remove_all(dir);
+}

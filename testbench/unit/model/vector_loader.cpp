@@ -1,5 +1,7 @@
 #include "testbench/unit/model/vector_loader.h"
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -35,11 +37,27 @@ std::vector<uint32_t> define_array(const std::string& text, const std::string& n
     if (start == std::string::npos) throw std::runtime_error(file + ": no array " + name);
     const auto end = text.find('}', start);
     if (end == std::string::npos) throw std::runtime_error(file + ": array " + name + " not terminated");
-    const std::string body = text.substr(start + key.size(), end - start - key.size());
-    static const std::regex number(R"(0x[0-9a-fA-F]+|\b[0-9]+\b)");
+    // Words of letters, digits and '_': a hex word's 0x-prefixed digits (a
+    // suffix such as 'u' ends them), or a word of decimal digits. A scan, not
+    // std::regex: the kernel arrays run to megabytes, and a regex iterator
+    // over them was most of the model tests' run time.
     std::vector<uint32_t> values;
-    for (auto it = std::sregex_iterator(body.begin(), body.end(), number); it != std::sregex_iterator(); ++it)
-        values.push_back(static_cast<uint32_t>(std::stoull(it->str(), nullptr, 0)));
+    const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (auto i = start + key.size(); i < end;) {
+        if (!word_char(text[i])) {
+            ++i;
+            continue;
+        }
+        auto word_end = i;
+        while (word_end < end && word_char(text[word_end])) ++word_end;
+        const std::string word = text.substr(i, word_end - i);
+        if (word.size() > 2 && word[0] == '0' && word[1] == 'x' && std::isxdigit(static_cast<unsigned char>(word[2])))
+            values.push_back(static_cast<uint32_t>(std::stoull(word.substr(2), nullptr, 16)));
+        else if (std::all_of(word.begin(), word.end(),
+                             [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+            values.push_back(static_cast<uint32_t>(std::stoull(word, nullptr, 0)));
+        i = word_end;
+    }
     return values;
 }
 
