@@ -43,6 +43,7 @@ export SC_COPYRIGHT_MESSAGE=DISABLE
 # by the content of everything that goes into the image.
 export AI8XSIM_FIRMWARE_CACHE="${AI8XSIM_FIRMWARE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ai8xsim}"
 
+source "$repo/scripts/cmake-generator.sh"
 results=()
 failed=0
 # CPU seconds (user + system) of every finished child process so far: on a
@@ -73,14 +74,8 @@ build() {  # build DIR CMAKE-ARGS... [-- TARGET...]
   local args=() targets=()
   while [ $# -gt 0 ] && [ "$1" != "--" ]; do args+=("$1"); shift; done
   [ $# -gt 0 ] && shift && targets=(--target "$@")
-  # Ninja schedules every object file of every target at once; make waits
-  # for a library to be linked before it compiles the programs that use it,
-  # and left a core idle for a third of the sanitizer build (docs/ci.md). A
-  # folder configured before keeps its generator (CMake cannot switch it).
-  local generator=()
-  if [ ! -f "$dir/CMakeCache.txt" ] && command -v ninja > /dev/null; then
-    generator=(-G Ninja)
-  fi
+  local generator
+  cmake_generator "$dir"
   cmake -S "$repo" -B "$dir" "${generator[@]}" "${args[@]}" && cmake --build "$dir" -j"$jobs" "${targets[@]}"
 }
 
