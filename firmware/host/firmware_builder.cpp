@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -18,7 +19,6 @@
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <atomic>
 
 namespace fs = std::filesystem;
 
@@ -123,6 +123,15 @@ uint64_t overflow_bytes(const std::string& output, const std::string& region) {
 
 uint64_t round_up(uint64_t v, uint64_t to) { return (v + to - 1) / to * to; }
 
+// The Arm compiler with the image flags, the device's interrupt numbers and
+// the shim's headers: what compiling a shim object and linking an image share.
+std::string arm_command(const std::string& gcc, const std::vector<std::string>& device_flags) {
+    std::string cmd = shell_quote(gcc);
+    for (const auto& f : kCompileFlags) cmd += " " + f;
+    for (const auto& f : device_flags) cmd += " " + f;
+    return cmd + " -I" + shell_quote((fs::path(kFirmwareDir) / "shim" / "include").string());
+}
+
 }  // namespace
 
 FirmwareBuilder::FirmwareBuilder(const DeviceConfig& cfg, std::string cache_root)
@@ -204,11 +213,8 @@ std::vector<std::string> FirmwareBuilder::support_objects(const std::string& gcc
                          (std::string(key) + "-" + std::to_string(serial++) + ".tmp" + std::to_string(getpid()));
     fs::create_directories(tmp);
     for (const auto& s : sources) {
-        std::string cmd = shell_quote(gcc) + " -c";
-        for (const auto& f : kCompileFlags) cmd += " " + f;
-        for (const auto& f : device_flags) cmd += " " + f;
-        cmd += " -I" + shell_quote((shim / "include").string()) + " " + shell_quote(s.string());
-        cmd += " -o " + shell_quote((tmp / (s.stem().string() + ".o")).string());
+        const std::string cmd = arm_command(gcc, device_flags) + " -c " + shell_quote(s.string()) + " -o " +
+                                shell_quote((tmp / (s.stem().string() + ".o")).string());
         std::string output;
         if (run_tool(cmd, output) != 0) {
             std::error_code ec;
@@ -383,10 +389,7 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
            << "  FLASH (rx)  : ORIGIN = " << flash->base << ", LENGTH = " << flash_size << "\n"
            << "  SRAM  (rwx) : ORIGIN = " << sram->base << ", LENGTH = " << sram_size << "\n}\n";
         ld.close();
-        std::string cmd = shell_quote(gcc);
-        for (const auto& f : kCompileFlags) cmd += " " + f;
-        for (const auto& f : device_flags) cmd += " " + f;
-        cmd += " -I" + shell_quote((shim / "include").string()) + " -I" + shell_quote(dir);
+        std::string cmd = arm_command(gcc, device_flags) + " -I" + shell_quote(dir);
         for (const auto& s : sources) cmd += " " + shell_quote(s);
         for (const auto& s : support) cmd += " " + shell_quote(s);
         cmd += " -L" + shell_quote(link_dir.string()) + " -T" + shell_quote((startup / "sections.ld").string());
