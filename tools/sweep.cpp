@@ -3,11 +3,8 @@
 // Used to explore parameters (e.g. streaming start/delta values) without
 // regenerating the firmware. See README.md "Exploring streaming parameters".
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <csignal>
 #include <cstdint>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -21,23 +18,23 @@
 #include <thread>
 #include <vector>
 
-#include <fcntl.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include "firmware/host/firmware_cache_root.h"
+#include "tools/process_pool.h"
 #include "tools/result_file.h"
 #include "tools/sweep_grid.h"
-
-extern char** environ;
 
 namespace fs = std::filesystem;
 
 using namespace ai8x::sweep;
 using ai8x::tools::AppendFile;
+using ai8x::tools::Job;
+using ai8x::tools::JobOutcome;
+using ai8x::tools::PoolLimits;
 
 namespace {
 
@@ -48,12 +45,7 @@ struct Point {
     std::vector<size_t> index;
     std::vector<std::pair<uint32_t, uint32_t>> sets;
     fs::path work;  // this run's own folder: JSON, log and TMPDIR
-    pid_t pid = -1;
-    std::chrono::steady_clock::time_point started;
-    double wall = 0;
-    int exit_code = -1;
-    bool timed_out = false;
-    bool spawn_failed = false;
+    JobOutcome outcome;
 };
 
 // What every run of one sweep shares.
@@ -64,89 +56,25 @@ struct RunSetup {
     std::string build_dir;  // firmware cache of the runs
 };
 
-// ai8xsim's default firmware cache (FirmwareBuilder::default_cache_root),
-// for runs of a sweep given no --build-dir.
-fs::path default_cache_root() {
-    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return fs::path(x) / "ai8xsim";
-    if (const char* h = std::getenv("HOME"); h && *h) return fs::path(h) / ".cache" / "ai8xsim";
-    return fs::temp_directory_path() / "ai8xsim-cache";
-}
-
 fs::path point_json(const Point& p) { return p.work / "run.json"; }
 fs::path point_log(const Point& p) { return p.work / "run.log"; }
 
-// Starts one run in its own process group (a time-out kills the compilers it
-// started too), with its temporary files in its own folder, and tied to this
-// process: if the sweep dies, the kernel kills the run (PR_SET_PDEATHSIG).
-void spawn(Point& p, const RunSetup& setup) {
-    std::error_code ec;
-    fs::create_directories(p.work / "tmp", ec);
-    std::vector<std::string> args = {setup.ai8xsim, "run", setup.dir.string()};
+// One run: its temporary files in its own folder, and whatever a killed run
+// half-wrote in the firmware cache removed (tools/process_pool.h).
+Job point_job(const Point& p, const RunSetup& setup) {
+    Job job;
+    job.argv = {setup.ai8xsim, "run", setup.dir.string()};
     for (const auto& [addr, value] : p.sets) {
-        args.push_back("--set");
-        args.push_back(hex(addr) + "=" + hex(value));
+        job.argv.push_back("--set");
+        job.argv.push_back(hex(addr) + "=" + hex(value));
     }
-    args.push_back("--json");
-    args.push_back(point_json(p).string());
-    args.push_back("--build-dir");
-    args.push_back(setup.build_dir);
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e)
-        if (std::strncmp(*e, "TMPDIR=", 7) != 0) env.emplace_back(*e);
-    env.push_back("TMPDIR=" + (p.work / "tmp").string());
-    std::vector<char*> argv, envp;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (auto& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    const std::string log = point_log(p).string();
-
-    const pid_t parent = getpid();
-    p.started = std::chrono::steady_clock::now();
-    p.pid = fork();
-    if (p.pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(127);  // the sweep died before prctl
-        setpgid(0, 0);
-        // The simulator's console goes to the point's log, so the sweep's
-        // stderr shows only progress.
-        const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd >= 0) {
-            dup2(fd, STDOUT_FILENO);
-            dup2(fd, STDERR_FILENO);
-            close(fd);
-        }
-        execve(argv[0], argv.data(), envp.data());
-        std::fprintf(stderr, "cannot execute %s: %s\n", argv[0], std::strerror(errno));
-        _exit(127);
-    }
-    if (p.pid < 0) {
-        p.spawn_failed = true;
-        p.pid = -1;
-        std::cerr << "ai8xsim-sweep: cannot start " << setup.ai8xsim << ": " << std::strerror(errno) << "\n";
-        return;
-    }
-    setpgid(p.pid, p.pid);  // also here, so that a kill can never miss the group
-}
-
-// After a run was killed: whatever it had half-written in the firmware cache
-// (FirmwareBuilder names those NAME.tmp<pid>) is removed; its own folder goes
-// with the point.
-void remove_leftovers(const Point& p, const RunSetup& setup) {
-    const fs::path cache(setup.build_dir);
-    const std::string suffix = ".tmp" + std::to_string(p.pid);
-    std::error_code ec;
-    for (fs::directory_iterator entry(cache, ec), end; !ec && entry != end; entry.increment(ec)) {
-        if (!entry->is_directory()) continue;
-        std::error_code ec2;
-        for (fs::directory_iterator f(entry->path(), ec2), fend; !ec2 && f != fend; f.increment(ec2)) {
-            const std::string name = f->path().filename().string();
-            if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
-                std::error_code ec3;
-                fs::remove_all(f->path(), ec3);
-            }
-        }
-    }
+    job.argv.insert(job.argv.end(), {"--json", point_json(p).string(), "--build-dir", setup.build_dir});
+    // The simulator's console goes to the point's log, so the sweep's
+    // stderr shows only progress.
+    job.log_path = point_log(p).string();
+    job.tmp_dir = (p.work / "tmp").string();
+    job.leftover_dirs = {setup.build_dir};
+    return job;
 }
 
 // A sweep killed outright (SIGKILL) cannot remove its scratch folder: the
@@ -174,7 +102,8 @@ std::string csv_row(const Point& p, const std::vector<Axis>& axes) {
     std::string verdict = "ERROR", cycles, hazards, stalls;
     nlohmann::json j;
     std::ifstream in(point_json(p));
-    if (in && !p.timed_out) {
+    const JobOutcome& o = p.outcome;
+    if (in && !o.timed_out) {
         try {
             in >> j;
             const std::string result = j.value("result", std::string());
@@ -188,10 +117,13 @@ std::string csv_row(const Point& p, const std::vector<Axis>& axes) {
             verdict = "ERROR";
         }
     }
-    row << verdict << "," << (p.timed_out || p.spawn_failed ? std::string() : std::to_string(p.exit_code)) << ","
-        << cycles << "," << hazards << "," << stalls << ",";
+    // A run killed by a signal of its own (a crash) shows -1; one killed for
+    // its time or never started, no exit code.
+    const std::string exit_code =
+        o.timed_out || o.spawn_failed ? std::string() : std::to_string(o.signalled ? -1 : o.exit_code);
+    row << verdict << "," << exit_code << "," << cycles << "," << hazards << "," << stalls << ",";
     char wall[32];
-    std::snprintf(wall, sizeof wall, "%.3f", p.wall);
+    std::snprintf(wall, sizeof wall, "%.3f", o.wall_seconds);
     row << wall;
     return row.str();
 }
@@ -201,46 +133,19 @@ std::string csv_row(const Point& p, const std::vector<Axis>& axes) {
 // which is removed right after.
 void run_points(std::vector<Point>& points, const std::vector<size_t>& todo, unsigned jobs, const RunSetup& setup,
                 const std::function<void(const Point&)>& done) {
-    size_t next = 0;
-    std::vector<Point*> running;
-    auto finish = [&](Point& p) {
+    std::vector<Job> list;
+    for (size_t i : todo) list.push_back(point_job(points[i], setup));
+    PoolLimits limits;
+    limits.parallel = jobs;
+    limits.seconds_per_job = setup.timeout;
+    run_jobs(list, limits, [&](size_t k, const JobOutcome& outcome) {
+        Point& p = points[todo[k]];
+        p.outcome = outcome;
+        if (outcome.spawn_failed) std::cerr << "ai8xsim-sweep: " << outcome.error << "\n";
         done(p);
         std::error_code ec;
         fs::remove_all(p.work, ec);
-    };
-    while (next < todo.size() || !running.empty()) {
-        while (next < todo.size() && running.size() < jobs) {
-            Point& p = points[todo[next++]];
-            spawn(p, setup);
-            if (p.pid > 0)
-                running.push_back(&p);
-            else
-                finish(p);
-        }
-        bool reaped = false;
-        for (auto it = running.begin(); it != running.end();) {
-            Point& p = **it;
-            int status = 0;
-            const pid_t r = waitpid(p.pid, &status, WNOHANG);
-            const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - p.started).count();
-            if (r == 0 && setup.timeout > 0 && wall > setup.timeout && !p.timed_out) {
-                p.timed_out = true;
-                kill(-p.pid, SIGKILL);  // the run and everything it started; reaped on a later pass
-            }
-            if (r == p.pid || (r < 0 && errno == ECHILD)) {
-                p.wall = wall;
-                p.exit_code = r == p.pid && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-                kill(-p.pid, SIGKILL);  // anything of the run still alive in its group
-                if (p.timed_out || p.exit_code < 0) remove_leftovers(p, setup);
-                finish(p);
-                it = running.erase(it);
-                reaped = true;
-            } else {
-                ++it;
-            }
-        }
-        if (!reaped) std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    });
 }
 
 std::string default_ai8xsim() {
@@ -435,7 +340,7 @@ int sweep(int argc, char** argv) {
 
     // The cache named explicitly: a run's TMPDIR is its own folder, so
     // ai8xsim's last-resort default ($TMPDIR/ai8xsim-cache) would differ per run.
-    RunSetup setup{ai8xsim, dir, timeout, build_dir.empty() ? default_cache_root().string() : build_dir};
+    RunSetup setup{ai8xsim, dir, timeout, build_dir.empty() ? ai8x::default_firmware_cache_root() : build_dir};
     remove_stale_scratch();
     const fs::path scratch = fs::temp_directory_path() / ("ai8xsim-sweep-" + std::to_string(getpid()));
     for (Point& p : points) p.work = scratch / ("point-" + std::to_string(p.number));
@@ -474,7 +379,8 @@ int sweep(int argc, char** argv) {
         file.append(row);
         ++finished;
         std::cerr << "[" << finished << "/" << points.size() << "] point " << p.number
-                  << (p.timed_out ? " timed out" : " exit " + std::to_string(p.exit_code)) << " (" << p.wall << " s)\n";
+                  << (p.outcome.timed_out ? " timed out" : " exit " + std::to_string(p.outcome.exit_code)) << " ("
+                  << p.outcome.wall_seconds << " s)\n";
     };
     for (size_t i : todo) prepare(points[i]);
     // The first run builds (and caches) the firmware; running it alone keeps

@@ -3,6 +3,7 @@
 #include <elf.h>
 
 #include "firmware/host/elf_image.h"
+#include "firmware/host/firmware_cache_root.h"
 
 #include <spdlog/spdlog.h>
 
@@ -137,14 +138,7 @@ std::string arm_command(const std::string& gcc, const std::vector<std::string>& 
 FirmwareBuilder::FirmwareBuilder(const DeviceConfig& cfg, std::string cache_root)
     : cfg_(cfg), cache_root_(cache_root.empty() ? default_cache_root() : std::move(cache_root)) {}
 
-std::string FirmwareBuilder::default_cache_root() {
-    // One cache for a whole test or CI run (tests, conformance and sweeps
-    // share their builds); entries are keyed by content, so sharing is safe.
-    if (const char* c = std::getenv("AI8XSIM_FIRMWARE_CACHE"); c && *c) return c;
-    if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/ai8xsim";
-    if (const char* h = std::getenv("HOME"); h && *h) return std::string(h) + "/.cache/ai8xsim";
-    return (fs::temp_directory_path() / "ai8xsim-cache").string();
-}
+std::string FirmwareBuilder::default_cache_root() { return default_firmware_cache_root(); }
 
 namespace {
 bool dual_core(const std::string& dir) { return fs::is_regular_file(fs::path(dir) / "main_riscv.c"); }

@@ -33,7 +33,7 @@ struct FirmwareBuild {
 
 class FirmwareBuilder {
 public:
-    // `cache_root` empty = $XDG_CACHE_HOME/ai8xsim or ~/.cache/ai8xsim.
+    // `cache_root` empty = default_cache_root() (firmware_cache_root.h).
     FirmwareBuilder(const DeviceConfig& cfg, std::string cache_root = {});
 
     // C sources of `dir` that belong to the Arm firmware (sorted). In a

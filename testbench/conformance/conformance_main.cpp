@@ -21,13 +21,15 @@
 #include <nlohmann/json.hpp>
 
 #include "testbench/conformance/cycle_stats.h"
-#include "testbench/conformance/process_pool.h"
 #include "testbench/conformance/result_log.h"
 #include "testbench/conformance/vector_catalog.h"
+#include "firmware/host/firmware_cache_root.h"
+#include "tools/process_pool.h"
 #include "tools/result_file.h"
 
 namespace fs = std::filesystem;
 using namespace ai8x::conformance;
+using ai8x::tools::Job;
 
 namespace {
 
@@ -241,7 +243,9 @@ int main(int argc, char* argv[]) {
         if (!only.empty() && std::find(only.begin(), only.end(), v.name) == only.end()) continue;
         if (!merge_dir.empty() && std::find(job_vectors.begin(), job_vectors.end(), v.name) == job_vectors.end())
             continue;
-        Row row{&v, {}, "NOT-RUN", std::nullopt, {}};
+        Row row;
+        row.vector = &v;
+        row.verdict = "NOT-RUN";
         row.timing.name = v.name;
         row.timing.kind = v.kind;
         row.timing.verdict = row.verdict;
@@ -334,15 +338,22 @@ int main(int argc, char* argv[]) {
             to_run.push_back(i);
     }
 
+    // Each run gets its own TMPDIR (WORK_DIR/NAME-tmp, removed when it ends),
+    // so the cache is named explicitly: a run's last-resort default
+    // ($TMPDIR/ai8xsim-cache) would otherwise be a folder of its own. After a
+    // time-out or a crash, what the run half-wrote in the cache or beside its
+    // JSON result is removed (tools/process_pool.h).
+    const std::string default_cache = ai8x::default_firmware_cache_root();
     std::vector<Job> job_list;
     for (std::size_t i : to_run) {
         const Row& r = rows[i];
         const fs::path base = fs::path(work_dir) / r.vector->name;
-        Job job{{ai8xsim, "run", r.vector->dir, "--json", base.string() + ".json", "--quiet"}, base.string() + ".log"};
-        if (!build_root.empty()) {
-            job.argv.push_back("--build-dir");
-            job.argv.push_back((fs::path(build_root) / r.vector->name).string());
-        }
+        const std::string cache = build_root.empty() ? default_cache : (fs::path(build_root) / r.vector->name).string();
+        Job job;
+        job.argv = {ai8xsim, "run", r.vector->dir, "--json", base.string() + ".json", "--quiet", "--build-dir", cache};
+        job.log_path = base.string() + ".log";
+        job.tmp_dir = base.string() + "-tmp";
+        job.leftover_dirs = {cache, work_dir};
         fs::remove(base.string() + ".json");  // never read a result left by an earlier run
         job_list.push_back(std::move(job));
     }
@@ -350,9 +361,11 @@ int main(int argc, char* argv[]) {
     std::fprintf(stderr, "ai8xsim-conformance: %zu vector(s), %zu to run, %u job(s), %u s limit each, logs in %s\n",
                  rows.size(), to_run.size(), jobs, timeout_s, work_dir.c_str());
     bool results_lost = false;  // a results line could not be written: resume would be wrong
-    const auto start_deadline = budget_min == 0 ? std::chrono::steady_clock::time_point::max()
-                                                : std::chrono::steady_clock::now() + std::chrono::minutes(budget_min);
-    run_jobs(job_list, jobs, std::chrono::seconds(timeout_s), start_deadline, [&](std::size_t i, const JobOutcome& o) {
+    ai8x::tools::PoolLimits limits;
+    limits.parallel = jobs;
+    limits.seconds_per_job = timeout_s;
+    if (budget_min > 0) limits.start_deadline = std::chrono::steady_clock::now() + std::chrono::minutes(budget_min);
+    ai8x::tools::run_jobs(job_list, limits, [&](std::size_t i, const JobOutcome& o) {
         Row& r = rows[to_run[i]];
         // A vector never started has no outcome to keep: a resume runs it.
         if (!o.not_started) {

@@ -8,9 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "testbench/conformance/process_pool.h"
+#include "tools/process_pool.h"
 
 namespace ai8x::conformance {
+
+using ai8x::tools::JobOutcome;
 
 // The first line of every results file.
 extern const char* const kResultsHeader;

@@ -7,14 +7,16 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "testbench/unit/test_support.h"
+
 namespace fs = std::filesystem;
+using ai8x::test::slurp;
 
 namespace {
 
@@ -25,13 +27,6 @@ const char* const kChromium = "/usr/bin/chromium";
 int sh(const std::string& cmd) {
     const int st = std::system(cmd.c_str());
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-std::string slurp(const fs::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 size_t count(const std::string& text, const std::string& what) {

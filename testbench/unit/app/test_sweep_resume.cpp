@@ -85,18 +85,7 @@ void check_timeouts_leave_nothing(const fs::path& work, const std::string& vecto
     }
     CHECK(r.err.find("timed out") != std::string::npos);
 
-    CHECK(fs::is_empty(tmp));
-    for (const auto& e : fs::recursive_directory_iterator(cache)) {
-        INFO(e.path());
-        CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
-    }
-    auto alive = live_processes_mentioning(work.string());
-    for (int i = 0; i < 200 && !alive.empty(); ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        alive = live_processes_mentioning(work.string());
-    }
-    INFO((alive.empty() ? std::string() : alive.front()));
-    CHECK(alive.empty());
+    check_nothing_left(work, tmp, {cache});
 }
 
 }  // namespace

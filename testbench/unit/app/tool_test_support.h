@@ -1,7 +1,8 @@
 // Helpers for the tests that run the project's programs (ai8xsim-sweep, the
 // conformance runner, GNU parallel) as processes: shell commands with their
 // exit code and output, CSV files, CSV rows without their wall-clock column,
-// and the processes still alive that mention a path.
+// the processes still alive that mention a path, and what a killed run must
+// not leave behind.
 #pragma once
 
 #include <cstdlib>
@@ -92,6 +93,27 @@ inline std::vector<std::string> live_processes_mentioning(const std::string& tex
         if (!zombie && cmdline.find(text) != std::string::npos) found.push_back(pid + ": " + cmdline);
     }
     return found;
+}
+
+// What a killed run must not leave: anything in `tmp` (the TMPDIR its runner
+// was given), a half-written NAME.tmp<pid> anywhere under `folders` (its
+// firmware cache, its results), a process mentioning `work`. Processes get two
+// seconds to go (the kernel delivers the kills).
+inline void check_nothing_left(const std::filesystem::path& work, const std::filesystem::path& tmp,
+                               const std::vector<std::filesystem::path>& folders) {
+    CHECK(std::filesystem::is_empty(tmp));
+    for (const auto& folder : folders)
+        for (const auto& e : std::filesystem::recursive_directory_iterator(folder)) {
+            INFO(e.path());
+            CHECK(e.path().filename().string().find(".tmp") == std::string::npos);
+        }
+    auto alive = live_processes_mentioning(work.string());
+    for (int i = 0; i < 200 && !alive.empty(); ++i) {
+        usleep(10000);
+        alive = live_processes_mentioning(work.string());
+    }
+    INFO((alive.empty() ? std::string() : alive.front()));
+    CHECK(alive.empty());
 }
 
 }  // namespace ai8x::test

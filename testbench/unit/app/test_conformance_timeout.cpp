@@ -1,0 +1,89 @@
+// The conformance runner's --timeout, like the sweep's: a vector whose run is
+// killed for its time counts as TIMEOUT, and nothing of the run stays behind
+// (no process, no file in a TMPDIR, no half-written file in the firmware cache
+// or beside the results), whether it was compiling or simulating.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "testbench/unit/app/app_test_support.h"
+#include "testbench/unit/app/tool_test_support.h"
+
+// A namespace of its own: in a unity build, a using-directive at file scope
+// would reach the test files compiled after this one.
+namespace conformance_timeout_test {
+
+using namespace ai8x::test;
+namespace fs = std::filesystem;
+
+const char* const kHangVectors[] = {"hang-a", "hang-b"};
+
+// A folder of two vectors that never finish (firmware/examples/hang with a
+// meta.json each, which is all the runner's catalog needs).
+fs::path hang_vectors(const fs::path& work) {
+    const fs::path vectors = work / "vectors";
+    for (const char* name : kHangVectors) {
+        fs::create_directories(vectors / name);
+        fs::copy_file(fs::path(AI8XSIM_SOURCE_DIR) / "firmware/examples/hang/main.c", vectors / name / "main.c");
+        std::ofstream(vectors / name / "meta.json") << "{}\n";
+    }
+    return vectors;
+}
+
+// Both vectors run at once with --timeout 1 and time out; nothing of them stays.
+void check_conformance_timeouts_leave_nothing(const fs::path& work, const std::string& env) {
+    const fs::path tmp = work / "tmp", cache = work / "cache", results = work / "results";
+    fs::create_directories(tmp);
+    fs::create_directories(cache);
+    const ShellRun r =
+        run_shell(fmt::format("{} TMPDIR='{}' '{}' '{}' --ai8xsim '{}' --build-root '{}' --work-dir '{}' "
+                              "--timeout 1 -j 2",
+                              env, tmp.string(), AI8XSIM_CONFORMANCE_BINARY, (work / "vectors").string(),
+                              AI8XSIM_BINARY, cache.string(), results.string()),
+                  work);
+    INFO(r.out + r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.out.find("0 passed, 2 failed") != std::string::npos);
+    for (const char* name : kHangVectors) {
+        CHECK(r.err.find(fmt::format("TIMEOUT {}", name)) != std::string::npos);
+        CHECK_FALSE(fs::exists(results / fmt::format("{}-tmp", name)));  // the run's own TMPDIR
+    }
+    check_nothing_left(work, tmp, {cache, results});
+}
+
+TEST_CASE("conformance: a vector past --timeout leaves no process and no temporary file behind",
+          "[conformance][timeout]") {
+    SECTION("killed while compiling") {
+        // A compiler that takes a minute and leaves a temporary file where
+        // compilers do ($TMPDIR, the run's own folder): the kill must reach
+        // it, and its file and the builder's link folder must go.
+        const fs::path work = scratch("conformance-timeout-build");
+        hang_vectors(work);
+        const fs::path gcc = work / "slow-gcc";
+        std::ofstream(gcc) << "#!/bin/sh\n: > \"${TMPDIR:-/tmp}/cc-partial.o\"\nsleep 60\n";
+        fs::permissions(gcc, fs::perms::owner_all);
+        check_conformance_timeouts_leave_nothing(work, "AI8XSIM_ARM_GCC='" + gcc.string() + "'");
+        fs::remove_all(work);
+    }
+    SECTION("killed while simulating") {
+        // Each vector's firmware built beforehand into its folder of the
+        // build root (a run stopped by its simulated-time limit).
+        const fs::path work = scratch("conformance-timeout-run");
+        const fs::path vectors = hang_vectors(work);
+        for (const char* name : kHangVectors) {
+            const ShellRun built =
+                run_shell(fmt::format("'{}' run '{}' --quiet --timeout 1 --build-dir '{}'", AI8XSIM_BINARY,
+                                      (vectors / name).string(), (work / "cache" / name).string()),
+                          work);
+            REQUIRE(built.exit_code == 3);
+        }
+        check_conformance_timeouts_leave_nothing(work, "");
+        fs::remove_all(work);
+    }
+}
+
+}  // namespace conformance_timeout_test

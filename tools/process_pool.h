@@ -1,0 +1,58 @@
+// Runs `ai8xsim` processes a few at a time for the sweep and the conformance
+// runner, so that a run that is killed or crashes leaves nothing behind:
+// - each child is in a process group of its own: a time-out kills the
+//   compilers it started too;
+// - each child dies with the runner (PR_SET_PDEATHSIG): killing the sweep or
+//   the conformance runner leaves no orphan simulating on;
+// - a child may get a TMPDIR of its own, created before it starts and removed
+//   after it ends: what its compilers leave there goes with it;
+// - after a time-out or a crash, the files it had half-written (ai8xsim names
+//   them NAME.tmp<pid>: app/atomic_file.h, the firmware builder) are removed
+//   from the folders the job names.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ai8x::tools {
+
+struct Job {
+    std::vector<std::string> argv;  // argv[0] is the program's path (no PATH search)
+    std::string log_path;           // stdout and stderr of the child
+    std::string tmp_dir;            // the child's TMPDIR, its own (empty: the runner's)
+    // Searched for the child's NAME.tmp<pid> files after a kill or a crash:
+    // each folder and its direct subfolders (a firmware cache keeps an
+    // image's files one level down).
+    std::vector<std::string> leftover_dirs;
+};
+
+struct JobOutcome {
+    int exit_code = -1;  // valid when !timed_out && !signalled && !spawn_failed
+    bool timed_out = false;
+    bool signalled = false;  // died from a signal (crash) without a time-out
+    int signal = 0;
+    bool spawn_failed = false;  // no process (see error)
+    std::string error;
+    bool not_started = false;  // the start deadline passed before its turn came
+    double wall_seconds = 0;
+};
+
+struct PoolLimits {
+    unsigned parallel = 1;
+    double seconds_per_job = 0;  // wall-clock limit of one job; 0: none
+    // No job starts after this; those left are reported not_started.
+    std::chrono::steady_clock::time_point start_deadline = std::chrono::steady_clock::time_point::max();
+};
+
+// Runs `jobs` in their order, at most `limits.parallel` at a time.
+// `on_done(index, outcome)` is called as each one ends, in the order they end.
+void run_jobs(const std::vector<Job>& jobs, const PoolLimits& limits,
+              const std::function<void(std::size_t, const JobOutcome&)>& on_done);
+
+// Removes every entry named NAME.tmp<pid> in `dir` and in its direct
+// subfolders. What run_jobs does after a kill; exposed for its test.
+void remove_temporary_files(const std::string& dir, int pid);
+
+}  // namespace ai8x::tools
