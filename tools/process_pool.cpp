@@ -1,5 +1,7 @@
 #include "tools/process_pool.h"
 
+#include "firmware/host/temporary_files.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -29,10 +31,6 @@ struct Running {
     Clock::time_point start;
     bool killed = false;
 };
-
-bool ends_with(const std::string& text, const std::string& tail) {
-    return text.size() > tail.size() && text.compare(text.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 // Everything the child needs is prepared before fork(): after it, the child
 // only calls what is safe in a child of a (possibly threaded) process.
@@ -90,7 +88,7 @@ pid_t spawn(const Job& job, std::string& error) {
 void clean_up(const Job& job, pid_t pid, const JobOutcome& outcome) {
     kill(-pid, SIGKILL);
     if (outcome.timed_out || outcome.signalled)
-        for (const auto& dir : job.leftover_dirs) remove_temporary_files(dir, pid);
+        for (const auto& dir : job.leftover_dirs) ai8x::remove_temporary_files(dir, pid);
     if (!job.tmp_dir.empty()) {
         std::error_code ec;
         fs::remove_all(job.tmp_dir, ec);
@@ -111,23 +109,6 @@ JobOutcome outcome_of(int status, const Running& r) {
 }
 
 }  // namespace
-
-void remove_temporary_files(const std::string& dir, int pid) {
-    const std::string suffix = ".tmp" + std::to_string(pid);
-    auto sweep = [&](const fs::path& folder, bool descend) {
-        std::vector<fs::path> doomed, subfolders;
-        std::error_code ec;
-        for (fs::directory_iterator e(folder, ec), end; !ec && e != end; e.increment(ec)) {
-            if (ends_with(e->path().filename().string(), suffix))
-                doomed.push_back(e->path());
-            else if (descend && e->is_directory(ec))
-                subfolders.push_back(e->path());
-        }
-        for (const auto& p : doomed) fs::remove_all(p, ec);
-        return subfolders;
-    };
-    for (const auto& sub : sweep(dir, true)) sweep(sub, false);
-}
 
 void run_jobs(const std::vector<Job>& jobs, const PoolLimits& limits,
               const std::function<void(std::size_t, const JobOutcome&)>& on_done) {

@@ -7,8 +7,8 @@
 // - a child may get a TMPDIR of its own, created before it starts and removed
 //   after it ends: what its compilers leave there goes with it;
 // - after a time-out or a crash, the files it had half-written (ai8xsim names
-//   them NAME.tmp<pid>: app/atomic_file.h, the firmware builder) are removed
-//   from the folders the job names.
+//   them NAME.tmp<pid>: firmware/host/temporary_files.h) are removed from the
+//   folders the job names.
 #pragma once
 
 #include <chrono>
@@ -50,9 +50,5 @@ struct PoolLimits {
 // `on_done(index, outcome)` is called as each one ends, in the order they end.
 void run_jobs(const std::vector<Job>& jobs, const PoolLimits& limits,
               const std::function<void(std::size_t, const JobOutcome&)>& on_done);
-
-// Removes every entry named NAME.tmp<pid> in `dir` and in its direct
-// subfolders. What run_jobs does after a kill; exposed for its test.
-void remove_temporary_files(const std::string& dir, int pid);
 
 }  // namespace ai8x::tools

@@ -4,6 +4,7 @@
 
 #include "firmware/host/elf_image.h"
 #include "firmware/host/firmware_cache_root.h"
+#include "firmware/host/temporary_files.h"
 
 #include <spdlog/spdlog.h>
 
@@ -203,8 +204,10 @@ std::vector<std::string> FirmwareBuilder::support_objects(const std::string& gcc
     // It sits one level down and ends in .tmp<pid>, like an image's
     // temporary files, so that whoever kills a build finds it (ai8xsim-sweep).
     static std::atomic<unsigned> serial{0};
-    const fs::path tmp = fs::path(cache_root_) / "_shim-staging" /
-                         (std::string(key) + "-" + std::to_string(serial++) + ".tmp" + std::to_string(getpid()));
+    const fs::path staging = fs::path(cache_root_) / "_shim-staging";
+    remove_abandoned_temporary_files(staging.string());
+    const fs::path tmp =
+        staging / (std::string(key) + "-" + std::to_string(serial++) + ".tmp" + std::to_string(getpid()));
     fs::create_directories(tmp);
     for (const auto& s : sources) {
         const std::string cmd = arm_command(gcc, device_flags) + " -c " + shell_quote(s.string()) + " -o " +
@@ -358,6 +361,9 @@ FirmwareBuild FirmwareBuilder::build(const std::string& dir) {
         }
     }
     fs::create_directories(out_dir);
+    // A build of this entry killed earlier (Ctrl-C, SIGKILL) left its
+    // temporaries here; this build is the first to look at the entry since.
+    remove_abandoned_temporary_files(out_dir.string());
 
     const std::string gcc = std::getenv("AI8XSIM_ARM_GCC") ? std::getenv("AI8XSIM_ARM_GCC") : "arm-none-eabi-gcc";
     // Everything this process writes before the final renames is its own: two
