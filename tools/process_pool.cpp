@@ -28,6 +28,7 @@ using Clock = std::chrono::steady_clock;
 
 struct Running {
     std::size_t index;
+    Job job;  // for the clean-up after it ends
     Clock::time_point start;
     bool killed = false;
 };
@@ -110,25 +111,26 @@ JobOutcome outcome_of(int status, const Running& r) {
 
 }  // namespace
 
-void run_jobs(const std::vector<Job>& jobs, const PoolLimits& limits,
+void run_jobs(std::size_t count, const std::function<Job(std::size_t)>& job_at, const PoolLimits& limits,
               const std::function<void(std::size_t, const JobOutcome&)>& on_done) {
     std::map<pid_t, Running> running;
     const auto limit = std::chrono::duration<double>(limits.seconds_per_job);
     std::size_t next = 0;
-    while (next < jobs.size() || !running.empty()) {
-        while (next < jobs.size() && running.size() < std::max(1u, limits.parallel)) {
+    while (next < count || !running.empty()) {
+        while (next < count && running.size() < std::max(1u, limits.parallel)) {
             JobOutcome o;
             if (Clock::now() > limits.start_deadline) {
                 o.not_started = true;
                 on_done(next++, o);
                 continue;
             }
-            const pid_t pid = spawn(jobs[next], o.error);
+            Job job = job_at(next);
+            const pid_t pid = spawn(job, o.error);
             if (pid < 0) {
                 o.spawn_failed = true;
                 on_done(next, o);
             } else {
-                running.emplace(pid, Running{next, Clock::now()});
+                running.emplace(pid, Running{next, std::move(job), Clock::now()});
             }
             ++next;
         }
@@ -139,8 +141,8 @@ void run_jobs(const std::vector<Job>& jobs, const PoolLimits& limits,
             if (it == running.end()) continue;
             const JobOutcome o = outcome_of(status, it->second);
             const std::size_t index = it->second.index;
+            clean_up(it->second.job, done, o);
             running.erase(it);
-            clean_up(jobs[index], done, o);
             on_done(index, o);
             continue;
         }

@@ -46,9 +46,11 @@ struct PoolLimits {
     std::chrono::steady_clock::time_point start_deadline = std::chrono::steady_clock::time_point::max();
 };
 
-// Runs `jobs` in their order, at most `limits.parallel` at a time.
-// `on_done(index, outcome)` is called as each one ends, in the order they end.
-void run_jobs(const std::vector<Job>& jobs, const PoolLimits& limits,
+// Runs jobs 0 to count-1 in that order, at most `limits.parallel` at a
+// time; `job_at(index)` describes each when its turn comes (a sweep of a
+// million points keeps no million job descriptions). `on_done(index,
+// outcome)` is called as each one ends, in the order they end.
+void run_jobs(std::size_t count, const std::function<Job(std::size_t)>& job_at, const PoolLimits& limits,
               const std::function<void(std::size_t, const JobOutcome&)>& on_done);
 
 }  // namespace ai8x::tools

@@ -133,12 +133,11 @@ std::string csv_row(const Point& p, const std::vector<Axis>& axes) {
 // which is removed right after.
 void run_points(std::vector<Point>& points, const std::vector<size_t>& todo, unsigned jobs, const RunSetup& setup,
                 const std::function<void(const Point&)>& done) {
-    std::vector<Job> list;
-    for (size_t i : todo) list.push_back(point_job(points[i], setup));
     PoolLimits limits;
     limits.parallel = jobs;
     limits.seconds_per_job = setup.timeout;
-    run_jobs(list, limits, [&](size_t k, const JobOutcome& outcome) {
+    const auto job_at = [&](size_t k) { return point_job(points[todo[k]], setup); };
+    run_jobs(todo.size(), job_at, limits, [&](size_t k, const JobOutcome& outcome) {
         Point& p = points[todo[k]];
         p.outcome = outcome;
         if (outcome.spawn_failed) std::cerr << "ai8xsim-sweep: " << outcome.error << "\n";

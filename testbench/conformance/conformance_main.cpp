@@ -365,7 +365,8 @@ int main(int argc, char* argv[]) {
     limits.parallel = jobs;
     limits.seconds_per_job = timeout_s;
     if (budget_min > 0) limits.start_deadline = std::chrono::steady_clock::now() + std::chrono::minutes(budget_min);
-    ai8x::tools::run_jobs(job_list, limits, [&](std::size_t i, const JobOutcome& o) {
+    const auto job_at = [&](std::size_t i) { return job_list[i]; };
+    ai8x::tools::run_jobs(job_list.size(), job_at, limits, [&](std::size_t i, const JobOutcome& o) {
         Row& r = rows[to_run[i]];
         // A vector never started has no outcome to keep: a resume runs it.
         if (!o.not_started) {

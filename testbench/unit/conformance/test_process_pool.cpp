@@ -42,10 +42,12 @@ Job shell_job(const std::string& script, const fs::path& dir, const std::string&
 
 std::map<std::size_t, JobOutcome> run_all(const std::vector<Job>& jobs, const PoolLimits& limits) {
     std::map<std::size_t, JobOutcome> outcomes;
-    run_jobs(jobs, limits, [&](std::size_t i, const JobOutcome& o) {
-        REQUIRE(outcomes.count(i) == 0);  // each job reported once
-        outcomes[i] = o;
-    });
+    run_jobs(
+        jobs.size(), [&](std::size_t i) { return jobs[i]; }, limits,
+        [&](std::size_t i, const JobOutcome& o) {
+            REQUIRE(outcomes.count(i) == 0);  // each job reported once
+            outcomes[i] = o;
+        });
     REQUIRE(outcomes.size() == jobs.size());
     return outcomes;
 }
