@@ -1,12 +1,19 @@
 // The conformance runner's --timeout, like the sweep's: a vector whose run is
 // killed for its time counts as TIMEOUT, and nothing of the run stays behind
 // (no process, no file in a TMPDIR, no half-written file in the firmware cache
-// or beside the results), whether it was compiling or simulating.
+// or beside the results), whether it was compiling or simulating. A runner
+// killed outright takes its runs with it.
 #include <catch2/catch.hpp>
 
+#include <csignal>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -55,6 +62,26 @@ void check_conformance_timeouts_leave_nothing(const fs::path& work, const std::s
     check_nothing_left(work, tmp, {cache, results});
 }
 
+// Builds each hang vector's firmware into its folder of the build root `cache`
+// (a run stopped by its simulated-time limit), so that runs simulate at once.
+void prebuild(const fs::path& work, const fs::path& vectors, const fs::path& cache) {
+    for (const char* name : kHangVectors) {
+        const ShellRun built =
+            run_shell(fmt::format("'{}' run '{}' --quiet --timeout 1 --build-dir '{}'", AI8XSIM_BINARY,
+                                  (vectors / name).string(), (cache / name).string()),
+                      work);
+        REQUIRE(built.exit_code == 3);
+    }
+}
+
+// The `ai8xsim run` processes of the vectors in `vectors` that are alive.
+std::vector<std::string> live_runs(const fs::path& vectors) {
+    std::vector<std::string> runs;
+    for (const auto& p : live_processes_mentioning(vectors.string()))
+        if (p.find(" run ") != std::string::npos) runs.push_back(p);
+    return runs;
+}
+
 TEST_CASE("conformance: a vector past --timeout leaves no process and no temporary file behind",
           "[conformance][timeout]") {
     SECTION("killed while compiling") {
@@ -73,17 +100,56 @@ TEST_CASE("conformance: a vector past --timeout leaves no process and no tempora
         // Each vector's firmware built beforehand into its folder of the
         // build root (a run stopped by its simulated-time limit).
         const fs::path work = scratch("conformance-timeout-run");
-        const fs::path vectors = hang_vectors(work);
-        for (const char* name : kHangVectors) {
-            const ShellRun built =
-                run_shell(fmt::format("'{}' run '{}' --quiet --timeout 1 --build-dir '{}'", AI8XSIM_BINARY,
-                                      (vectors / name).string(), (work / "cache" / name).string()),
-                          work);
-            REQUIRE(built.exit_code == 3);
-        }
+        prebuild(work, hang_vectors(work), work / "cache");
         check_conformance_timeouts_leave_nothing(work, "");
         fs::remove_all(work);
     }
+}
+
+TEST_CASE("conformance: a runner killed outright takes its runs with it", "[conformance][timeout]") {
+    const fs::path work = scratch("conformance-killed");
+    const fs::path vectors = hang_vectors(work), cache = work / "cache", results = work / "results";
+    prebuild(work, vectors, cache);
+    const std::vector<std::string> args = {AI8XSIM_CONFORMANCE_BINARY,
+                                           vectors.string(),
+                                           "--ai8xsim",
+                                           AI8XSIM_BINARY,
+                                           "--build-root",
+                                           cache.string(),
+                                           "--work-dir",
+                                           results.string(),
+                                           "--timeout",
+                                           "600",
+                                           "-j",
+                                           "2"};
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    const pid_t runner = fork();
+    REQUIRE(runner >= 0);
+    if (runner == 0) {
+        freopen("/dev/null", "w", stdout);
+        freopen("/dev/null", "w", stderr);
+        execv(argv[0], argv.data());
+        _exit(127);
+    }
+    // Both runs simulating (they never end), then SIGKILL: the runner can do
+    // nothing more; the kernel kills its runs (PR_SET_PDEATHSIG).
+    for (int i = 0; i < 6000 && live_runs(vectors).size() < 2; ++i) usleep(10000);
+    REQUIRE(live_runs(vectors).size() == 2);
+    REQUIRE(kill(runner, SIGKILL) == 0);
+    int status = 0;
+    REQUIRE(waitpid(runner, &status, 0) == runner);
+    auto alive = live_runs(vectors);
+    for (int i = 0; i < 200 && !alive.empty(); ++i) {
+        usleep(10000);
+        alive = live_runs(vectors);
+    }
+    INFO((alive.empty() ? std::string() : alive.front()));
+    CHECK(alive.empty());
+    // No vector finished, so none is in the results file: --resume runs both.
+    CHECK(file_lines(results / "results.jsonl").size() == 1);
+    fs::remove_all(work);
 }
 
 }  // namespace conformance_timeout_test
