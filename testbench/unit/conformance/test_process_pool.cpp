@@ -26,13 +26,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path pool_scratch(const std::string& tag) {
-    const fs::path dir = fs::temp_directory_path() / ("ai8xsim-pool-" + tag + "-" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
-
 Job shell_job(const std::string& script, const fs::path& dir, const std::string& name) {
     Job job;
     job.argv = {"/bin/sh", "-c", script};
@@ -62,7 +55,8 @@ bool process_alive(pid_t pid) {
 }  // namespace
 
 TEST_CASE("process pool: a job past its limit is killed with everything it started", "[pool]") {
-    const fs::path dir = pool_scratch("limit");
+    const ai8x::test::ScratchDir scratch("pool-limit");
+    const fs::path& dir = scratch.path;
     // Each job starts a grandchild and notes its pid; the first waits for it
     // (and is killed for its time), the second exits at once and leaves it
     // running: either way, the job's whole group goes.
@@ -89,11 +83,11 @@ TEST_CASE("process pool: a job past its limit is killed with everything it start
         }
         CHECK_FALSE(alive);
     }
-    fs::remove_all(dir);
 }
 
 TEST_CASE("process pool: a crash is told from a time-out and from an exit code", "[pool]") {
-    const fs::path dir = pool_scratch("crash");
+    const ai8x::test::ScratchDir scratch("pool-crash");
+    const fs::path& dir = scratch.path;
     PoolLimits limits;
     limits.seconds_per_job = 30;
     const auto outcomes =
@@ -104,11 +98,11 @@ TEST_CASE("process pool: a crash is told from a time-out and from an exit code",
     CHECK(outcomes.at(1).exit_code == 0);
     CHECK_FALSE(outcomes.at(1).signalled);
     CHECK(slurp(dir / "ok.log") == "hello\n");  // the console goes to the job's log
-    fs::remove_all(dir);
 }
 
 TEST_CASE("process pool: a job's own TMPDIR exists while it runs and is gone after", "[pool]") {
-    const fs::path dir = pool_scratch("tmpdir");
+    const ai8x::test::ScratchDir scratch("pool-tmpdir");
+    const fs::path& dir = scratch.path;
     Job job = shell_job("echo \"$TMPDIR\"; test -d \"$TMPDIR\" && : > \"$TMPDIR/partial.o\"", dir, "tmp");
     job.tmp_dir = (dir / "job-tmp").string();
     const auto outcomes = run_all({job, shell_job("echo \"$TMPDIR\"", dir, "inherit")}, PoolLimits{});
@@ -118,11 +112,11 @@ TEST_CASE("process pool: a job's own TMPDIR exists while it runs and is gone aft
     // A job given none keeps the runner's.
     const char* own = std::getenv("TMPDIR");
     CHECK(slurp(dir / "inherit.log") == std::string(own ? own : "") + "\n");
-    fs::remove_all(dir);
 }
 
 TEST_CASE("process pool: after a kill or a crash, and only then, the job's NAME.tmp<pid> files go", "[pool]") {
-    const fs::path dir = pool_scratch("leftovers");
+    const ai8x::test::ScratchDir scratch("pool-leftovers");
+    const fs::path& dir = scratch.path;
     // Each job writes, under its own folder, files named after its pid as
     // ai8xsim does (beside a result, one level down in a cache, two levels
     // down), one named after another pid, and one ending in .tmp alone.
@@ -165,11 +159,11 @@ TEST_CASE("process pool: after a kill or a crash, and only then, the job's NAME.
     for (const auto& e : fs::recursive_directory_iterator(dir / "exited"))
         kept += e.path().string().find(".tmp") != std::string::npos;
     CHECK(kept == 6);
-    fs::remove_all(dir);
 }
 
 TEST_CASE("process pool: no job starts after the start deadline, and one that cannot start is reported", "[pool]") {
-    const fs::path dir = pool_scratch("deadline");
+    const ai8x::test::ScratchDir scratch("pool-deadline");
+    const fs::path& dir = scratch.path;
     const fs::path marker = dir / "ran";
     PoolLimits late;
     late.start_deadline = std::chrono::steady_clock::now() - std::chrono::seconds(1);
@@ -191,5 +185,4 @@ TEST_CASE("process pool: no job starts after the start deadline, and one that ca
     CHECK_FALSE(fs::exists(marker));
     CHECK(outcomes.at(1).exit_code == 127);
     CHECK(slurp(dir / "missing.log").find("cannot execute") != std::string::npos);
-    fs::remove_all(dir);
 }

@@ -16,19 +16,13 @@
 
 #include "firmware/host/firmware_builder.h"
 #include "firmware/host/temporary_files.h"
+#include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
 
 using namespace ai8x;
 namespace fs = std::filesystem;
 
 namespace {
-
-fs::path temp_scratch(const std::string& tag) {
-    const fs::path dir = fs::temp_directory_path() / ("ai8xsim-temporaries-" + tag + "-" + std::to_string(getpid()));
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    return dir;
-}
 
 // The number of a process that has ended (forked, exited, reaped).
 long ended_process() {
@@ -49,7 +43,8 @@ void touch(const fs::path& p, std::chrono::hours age = std::chrono::hours(0)) {
 }  // namespace
 
 TEST_CASE("temporaries: a process's NAME.tmp<pid> files go, one folder level deep, others stay", "[temporaries]") {
-    const fs::path dir = temp_scratch("pid");
+    const ai8x::test::ScratchDir scratch("temporaries-pid");
+    const fs::path& dir = scratch.path;
     const std::string pid = "424242";
     touch(dir / ("run.json.tmp" + pid));
     touch(dir / "entry" / ("firmware.elf.tmp" + pid));
@@ -64,11 +59,11 @@ TEST_CASE("temporaries: a process's NAME.tmp<pid> files go, one folder level dee
     CHECK(fs::exists(dir / "entry" / "deeper" / ("x.tmp" + pid)));
     CHECK(fs::exists(dir / ("run.json.tmp" + pid + "0")));
     CHECK(fs::exists(dir / "plain.tmp"));
-    fs::remove_all(dir);
 }
 
 TEST_CASE("temporaries: only abandoned ones go: process gone and written an hour ago or more", "[temporaries]") {
-    const fs::path dir = temp_scratch("abandoned");
+    const ai8x::test::ScratchDir scratch("temporaries-abandoned");
+    const fs::path& dir = scratch.path;
     const std::string gone = std::to_string(ended_process());
     const std::string alive = std::to_string(getpid());
     const auto old = std::chrono::hours(2);
@@ -91,11 +86,11 @@ TEST_CASE("temporaries: only abandoned ones go: process gone and written an hour
     // With no minimum age, the fresh one is abandoned too.
     CHECK(remove_abandoned_temporary_files(dir.string(), 0) == 1);
     CHECK(remove_abandoned_temporary_files((dir / "no-such-folder").string()) == 0);
-    fs::remove_all(dir);
 }
 
 TEST_CASE("temporaries: a build clears what an earlier killed build of its entry left", "[temporaries][builder]") {
-    const fs::path dir = temp_scratch("builder");
+    const ai8x::test::ScratchDir scratch("temporaries-builder");
+    const fs::path& dir = scratch.path;
     fs::create_directories(dir / "app");
     std::ofstream(dir / "app" / "main.c") << "int main(void) { return 0; }\n";
     const fs::path cache = dir / "cache";
@@ -123,5 +118,4 @@ TEST_CASE("temporaries: a build clears what an earlier killed build of its entry
     CHECK_FALSE(fs::exists(entry / ("firmware.elf.tmp" + gone)));
     CHECK_FALSE(fs::exists(entry / ("link.tmp" + gone)));
     CHECK_FALSE(fs::exists(staged));
-    fs::remove_all(dir);
 }
