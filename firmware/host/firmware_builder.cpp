@@ -202,7 +202,9 @@ std::vector<std::string> FirmwareBuilder::support_objects(const std::string& gcc
     // Compiled into a folder of this build's own (processes and threads build
     // at once), renamed into place whole: no build ever sees a partial set.
     // It sits one level down and ends in .tmp<pid>, like an image's
-    // temporary files, so that whoever kills a build finds it (ai8xsim-sweep).
+    // temporary files, so that whoever kills a build finds it (the sweep and
+    // the conformance runner: tools/process_pool.h), and a later shim compile
+    // removes it if the build was killed outright (temporary_files.h).
     static std::atomic<unsigned> serial{0};
     const fs::path staging = fs::path(cache_root_) / "_shim-staging";
     remove_abandoned_temporary_files(staging.string());
