@@ -368,6 +368,9 @@ int main(int argc, char* argv[]) {
     const auto job_at = [&](std::size_t i) { return job_list[i]; };
     ai8x::tools::run_jobs(job_list.size(), job_at, limits, [&](std::size_t i, const JobOutcome& o) {
         Row& r = rows[to_run[i]];
+        // No process, so no log to look in: the reason goes to the console.
+        if (o.spawn_failed)
+            std::fprintf(stderr, "ai8xsim-conformance: %s: %s\n", r.vector->name.c_str(), o.error.c_str());
         // A vector never started has no outcome to keep: a resume runs it.
         if (!o.not_started) {
             try {

@@ -152,4 +152,23 @@ TEST_CASE("conformance: a runner killed outright takes its runs with it", "[conf
     fs::remove_all(work);
 }
 
+TEST_CASE("conformance: a vector whose run cannot start is an ERROR with the reason", "[conformance][timeout]") {
+    // Its TMPDIR cannot be made: a file has the folder's name.
+    const fs::path work = scratch("conformance-no-start");
+    const fs::path vectors = hang_vectors(work), results = work / "results";
+    fs::create_directories(results);
+    std::ofstream(results / "hang-a-tmp") << "in the way\n";
+    const ShellRun r = run_shell(fmt::format("'{}' '{}' --ai8xsim '{}' --build-root '{}' --work-dir '{}' --only hang-a",
+                                             AI8XSIM_CONFORMANCE_BINARY, vectors.string(), AI8XSIM_BINARY,
+                                             (work / "cache").string(), results.string()),
+                                 work);
+    INFO(r.out + r.err);
+    CHECK(r.exit_code == 1);
+    CHECK(r.err.find("ERROR   hang-a") != std::string::npos);
+    CHECK(r.err.find("ai8xsim-conformance: hang-a: cannot create " + (results / "hang-a-tmp").string()) !=
+          std::string::npos);
+    CHECK(r.out.find("0 passed, 1 failed") != std::string::npos);
+    fs::remove_all(work);
+}
+
 }  // namespace conformance_timeout_test
