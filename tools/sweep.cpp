@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "firmware/host/firmware_cache_root.h"
+#include "firmware/host/temporary_files.h"
 #include "tools/process_pool.h"
 #include "tools/result_file.h"
 #include "tools/sweep_grid.h"
@@ -85,12 +86,12 @@ void remove_stale_scratch() {
     for (fs::directory_iterator e(fs::temp_directory_path(), ec), end; !ec && e != end; e.increment(ec)) {
         const std::string name = e->path().filename().string();
         if (name.rfind(prefix, 0) != 0 || name.find_first_not_of("0123456789", prefix.size()) != std::string::npos ||
-            name.size() == prefix.size())
+            name.size() == prefix.size() || name.size() > prefix.size() + 9)  // no process number has 10 digits
             continue;
-        // Any process with that number (even one we may not inspect) keeps
-        // the folder: a reused number only delays the clean-up.
+        // Any process with that number (even another user's) keeps the
+        // folder: a reused number only delays the clean-up.
         std::error_code ec2;
-        const bool alive = fs::exists("/proc/" + name.substr(prefix.size()), ec2) || ec2;
+        const bool alive = ai8x::process_runs(std::stol(name.substr(prefix.size())));
         if (!alive && e->is_directory(ec2)) fs::remove_all(e->path(), ec2);
     }
 }

@@ -137,9 +137,7 @@ std::string arm_command(const std::string& gcc, const std::vector<std::string>& 
 }  // namespace
 
 FirmwareBuilder::FirmwareBuilder(const DeviceConfig& cfg, std::string cache_root)
-    : cfg_(cfg), cache_root_(cache_root.empty() ? default_cache_root() : std::move(cache_root)) {}
-
-std::string FirmwareBuilder::default_cache_root() { return default_firmware_cache_root(); }
+    : cfg_(cfg), cache_root_(cache_root.empty() ? default_firmware_cache_root() : std::move(cache_root)) {}
 
 namespace {
 bool dual_core(const std::string& dir) { return fs::is_regular_file(fs::path(dir) / "main_riscv.c"); }

@@ -33,7 +33,7 @@ struct FirmwareBuild {
 
 class FirmwareBuilder {
 public:
-    // `cache_root` empty = default_cache_root() (firmware_cache_root.h).
+    // `cache_root` empty = default_firmware_cache_root() (firmware_cache_root.h).
     FirmwareBuilder(const DeviceConfig& cfg, std::string cache_root = {});
 
     // C sources of `dir` that belong to the Arm firmware (sorted). In a
@@ -42,7 +42,6 @@ public:
     static std::vector<std::string> firmware_sources(const std::string& dir);
     // C sources of the RISC-V image (sorted; empty unless main_riscv.c exists).
     static std::vector<std::string> riscv_sources(const std::string& dir);
-    static std::string default_cache_root();
 
     // Throws BuildError (compiler output attached) or std::runtime_error (I/O).
     FirmwareBuild build(const std::string& dir);

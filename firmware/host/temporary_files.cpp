@@ -25,12 +25,12 @@ long temporary_pid(const std::string& name) {
     return pid;
 }
 
+}  // namespace
+
 bool process_runs(long pid) {
     // EPERM: it runs, as someone else.
     return pid > 0 && (kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM);
 }
-
-}  // namespace
 
 void remove_temporary_files(const std::string& dir, long pid) {
     auto sweep = [pid](const fs::path& folder, bool descend) {

@@ -8,6 +8,10 @@
 
 namespace ai8x {
 
+// True if a process numbered `pid` runs on this host (including one of
+// another user's, which this process may not signal).
+bool process_runs(long pid);
+
 // Removes every entry of `dir`, and of its direct subfolders, named
 // NAME.tmp<pid> for this `pid`: what the programs that start runs
 // (tools/process_pool.h) do after killing one. A firmware cache keeps an
