@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include "build_paths.h"
 
 namespace ai8x {
 

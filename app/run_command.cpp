@@ -32,6 +32,7 @@
 #include "app/waveform_vcd.h"
 #include "model/engine/worker_pool.h"
 #include "tlm/trace_recorder.h"
+#include "build_paths.h"
 
 namespace fs = std::filesystem;
 

@@ -26,6 +26,7 @@
 
 #include "bench/child_run.h"
 #include "bench/silicon_anchors.h"
+#include "build_paths.h"
 
 namespace fs = std::filesystem;
 

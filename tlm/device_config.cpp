@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "tlm/yaml_reader.h"
+#include "build_paths.h"
 
 namespace ai8x {
 

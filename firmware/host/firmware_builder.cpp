@@ -21,6 +21,7 @@
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "build_paths.h"
 
 namespace fs = std::filesystem;
 

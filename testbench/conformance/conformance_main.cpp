@@ -26,6 +26,7 @@
 #include "firmware/host/firmware_cache_root.h"
 #include "tools/process_pool.h"
 #include "tools/result_file.h"
+#include "build_paths.h"
 
 namespace fs = std::filesystem;
 using namespace ai8x::conformance;

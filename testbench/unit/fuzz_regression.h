@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include "build_paths.h"
 
 namespace ai8x::test {
 

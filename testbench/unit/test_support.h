@@ -15,6 +15,7 @@
 
 #include <systemc>
 #include <tlm>
+#include "build_paths.h"
 
 namespace ai8x::test {
 

@@ -18,6 +18,7 @@
 #include "app/run_options.h"
 #include "app/run_report.h"
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 namespace ai8x::test {
 

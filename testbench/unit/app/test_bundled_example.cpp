@@ -12,6 +12,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include "build_paths.h"
 
 namespace fs = std::filesystem;
 

@@ -16,6 +16,7 @@
 namespace fs = std::filesystem;
 
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 namespace {
 

@@ -19,6 +19,7 @@
 
 #include "testbench/unit/app/app_test_support.h"
 #include "testbench/unit/app/tool_test_support.h"
+#include "build_paths.h"
 
 // A namespace of its own: in a unity build, a using-directive at file scope
 // would reach the test files compiled after this one.

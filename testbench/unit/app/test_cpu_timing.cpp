@@ -22,6 +22,7 @@
 #include "testbench/unit/app/app_test_support.h"
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using namespace ai8x::test;

@@ -17,6 +17,7 @@
 #include "app/run_report.h"
 #include "testbench/unit/app/app_test_support.h"
 #include "testbench/unit/app/tool_test_support.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using namespace ai8x::test;

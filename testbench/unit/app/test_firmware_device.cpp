@@ -12,6 +12,7 @@
 #include "testbench/unit/app/app_test_support.h"
 #include "app/firmware_device.h"
 #include "app/run_options.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using namespace ai8x::test;

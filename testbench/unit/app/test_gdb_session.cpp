@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 namespace fs = std::filesystem;
 using ai8x::test::slurp;

@@ -17,6 +17,7 @@
 #include "app/platform_map.h"
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
+#include "build_paths.h"
 
 namespace fs = std::filesystem;
 

@@ -31,6 +31,7 @@
 #include "app/run_options.h"
 #include "testbench/unit/app/app_test_support.h"
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using namespace ai8x::reference;

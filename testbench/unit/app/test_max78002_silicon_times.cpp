@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "testbench/unit/app/app_test_support.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using namespace ai8x::test;

@@ -9,6 +9,7 @@
 #include "app/platform.h"
 #include "model/power/quadrant_memories.h"
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 

@@ -23,6 +23,7 @@
 
 #include "testbench/unit/app/app_test_support.h"
 #include "tlm/device_config.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using namespace ai8x::test;

@@ -15,6 +15,7 @@
 
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
+#include "build_paths.h"
 
 namespace fs = std::filesystem;
 

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 namespace fs = std::filesystem;
 using ai8x::test::slurp;

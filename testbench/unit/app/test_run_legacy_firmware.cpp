@@ -12,6 +12,7 @@
 #include <fstream>
 #include <string>
 
+#include "build_paths.h"
 #include "testbench/unit/test_support.h"
 
 namespace fs = std::filesystem;

@@ -7,6 +7,7 @@
 
 #include "app/run_options.h"
 #include "testbench/unit/app/app_test_support.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using namespace ai8x::test;

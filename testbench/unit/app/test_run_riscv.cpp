@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "build_paths.h"
 #include "testbench/unit/test_support.h"
 
 namespace fs = std::filesystem;

@@ -15,6 +15,7 @@
 #include "testbench/unit/app/app_test_support.h"
 #include "testbench/unit/app/tool_test_support.h"
 #include "tlm/device_config.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using namespace ai8x::test;

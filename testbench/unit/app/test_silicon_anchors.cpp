@@ -8,6 +8,7 @@
 
 #include "bench/silicon_anchors.h"
 #include "testbench/unit/app/app_test_support.h"
+#include "build_paths.h"
 
 using namespace ai8x::bench;
 namespace fs = std::filesystem;

@@ -11,6 +11,7 @@
 #include "testbench/unit/app/app_test_support.h"
 #include "testbench/unit/fuzz_regression.h"
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 using namespace ai8x::test;
 namespace fs = std::filesystem;

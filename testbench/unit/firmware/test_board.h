@@ -17,6 +17,7 @@
 #include "tlm/ahb_bus.h"
 #include "tlm/memory_target.h"
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 namespace ai8x::test {
 

@@ -8,6 +8,7 @@
 
 #include "testbench/unit/firmware/test_board.h"
 #include "testbench/unit/fuzz_regression.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 

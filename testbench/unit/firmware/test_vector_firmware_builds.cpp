@@ -13,6 +13,7 @@
 #include "firmware/host/firmware_builder.h"
 #include "tlm/device_config.h"
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 namespace fs = std::filesystem;

@@ -11,6 +11,7 @@
 #include "model/registers/register_fields.h"
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
+#include "build_paths.h"
 
 namespace ai8x::test {
 

@@ -13,6 +13,7 @@
 #include "model/registers/register_fields.h"
 #include "testbench/unit/model/accel_test_bench.h"
 #include "testbench/unit/model/vector_loader.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using ai8x::test::AccelBench;

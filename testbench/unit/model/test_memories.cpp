@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "testbench/unit/model/accel_test_bench.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using ai8x::test::AccelBench;

@@ -20,6 +20,7 @@
 #include "model/timing/pipeline.h"
 #include "tlm/device_config.h"
 #include "tlm/register_bank.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 

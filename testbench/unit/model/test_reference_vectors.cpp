@@ -14,6 +14,7 @@
 #include "testbench/reference/generator_log.h"
 #include "testbench/reference/reference_layer.h"
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 namespace fs = std::filesystem;
 using namespace ai8x::reference;

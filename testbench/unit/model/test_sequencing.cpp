@@ -14,6 +14,7 @@
 #include "model/stream/stream_plan.h"
 #include "model/timing/inference_cycles.h"
 #include "testbench/unit/model/accel_test_bench.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 using ai8x::test::AccelBench;

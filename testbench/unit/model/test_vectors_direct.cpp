@@ -17,6 +17,7 @@
 #include "model/stream/stream_session.h"
 #include "testbench/unit/model/vector_loader.h"
 #include "testbench/unit/test_support.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 

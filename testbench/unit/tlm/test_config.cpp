@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "tlm/device_config.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 

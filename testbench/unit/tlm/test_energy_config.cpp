@@ -12,6 +12,7 @@
 
 #include "testbench/unit/tlm/config_edit_support.h"
 #include "tlm/device_config.h"
+#include "build_paths.h"
 
 using namespace ai8x;
 
