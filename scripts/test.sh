@@ -44,6 +44,7 @@ export SC_COPYRIGHT_MESSAGE=DISABLE
 export AI8XSIM_FIRMWARE_CACHE="${AI8XSIM_FIRMWARE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ai8xsim}"
 
 source "$repo/scripts/cmake-generator.sh"
+source "$repo/scripts/shared-folders.sh"
 results=()
 failed=0
 # CPU seconds (user + system) of every finished child process so far: on a
@@ -85,13 +86,13 @@ unit_tests() {  # unit_tests DIR [CTEST-ARGS...]
 }
 
 conformance_release() {  # keeps its output so the summary can end with its count
-  "$release/ai8xsim-conformance" "$vectors" -j2 --timeout 300 --budget 30 \
+  require_folder "$vectors" && "$release/ai8xsim-conformance" "$vectors" -j2 --timeout 300 --budget 30 \
     --expected-failures "$expected" | tee "$release/conformance.txt"
 }
 
 conformance_options() {
-  "$release/ai8xsim-conformance" "$options_vectors" -j2 --timeout 300 --budget 30 \
-    | tee "$release/conformance-options.txt"
+  require_folder "$options_vectors" && "$release/ai8xsim-conformance" "$options_vectors" -j2 --timeout 300 \
+    --budget 30 | tee "$release/conformance-options.txt"
 }
 
 "$repo/scripts/setup.sh" || { echo "setup failed: packages are missing"; exit 1; }
@@ -127,19 +128,18 @@ step "conformance (release, all vectors)" conformance_release
 step "conformance (release, generator-options vectors)" conformance_options
 
 # The second device's vectors, with their own list of known failures (docs/max78002.md).
-if [ -d "$vectors-max78002" ]; then
-  step "conformance (release, MAX78002 vectors)" \
-    "$release/ai8xsim-conformance" "$vectors-max78002" -j2 --timeout 300 --budget 15 \
-    --expected-failures "$repo/testbench/conformance/expected_failures_max78002.txt"
-fi
+step "conformance (release, MAX78002 vectors)" \
+  conformance "$release" "$vectors-max78002" -j2 --timeout 300 --budget 15 \
+  --expected-failures "$repo/testbench/conformance/expected_failures_max78002.txt"
 
 step "conformance (ASan+UBSan, sample)" \
-  "$sanitize/ai8xsim-conformance" "$vectors" -j2 --timeout 900 --budget 15 --filter "$sanitizer_sample" \
+  conformance "$sanitize" "$vectors" -j2 --timeout 900 --budget 15 --filter "$sanitizer_sample" \
   --expected-failures "$expected"
 
 echo
 echo "=== summary"
 printf '%s\n' "${results[@]}"
+report_missing_folders
 # Last line: the golden-vector count of the release conformance run.
 if [ -f "$release/conformance-options.txt" ]; then
   echo "conformance (options): $(tail -n 1 "$release/conformance-options.txt")"

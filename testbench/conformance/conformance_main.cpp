@@ -1,7 +1,8 @@
 // ai8xsim-conformance: runs `ai8xsim run` on every golden vector and tabulates
 // the verdicts, then the cycle statistics (cycle_stats.h). The last line of
 // its output is always "N passed, M failed", followed by the expected
-// failures among the M, e.g. "164 passed, 1 failed (1 expected: NAME)".
+// failures among the M, e.g. "164 passed, 1 failed (1 expected: NAME)", and
+// every disagreement with the expected-failures list (expected_failures.h).
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "testbench/conformance/cycle_stats.h"
+#include "testbench/conformance/expected_failures.h"
 #include "testbench/conformance/result_log.h"
 #include "testbench/conformance/vector_catalog.h"
 #include "firmware/host/firmware_cache_root.h"
@@ -37,9 +40,10 @@ namespace {
 struct Row {
     const VectorInfo* vector = nullptr;
     JobOutcome outcome;
-    std::string verdict;                 // PASS, FAIL, TIMEOUT, CRASH, ERROR
-    std::optional<uint64_t> our_cycles;  // "cnn_cycles" from ai8xsim's --json output
-    VectorCycles timing;                 // per-layer cycles for the statistics
+    std::string verdict;                      // PASS, FAIL, TIMEOUT, CRASH, ERROR
+    std::optional<uint64_t> our_cycles;       // "cnn_cycles" from ai8xsim's --json output
+    VectorCycles timing;                      // per-layer cycles for the statistics
+    const ExpectedFailure* listed = nullptr;  // its entry in the expected-failures list
 };
 
 std::string verdict_of(const JobOutcome& o) {
@@ -77,29 +81,100 @@ void read_result(const fs::path& json_path, bool expected_failure, Row& r) {
     if (r.verdict != "PASS") t.has_data = false;
 }
 
-std::string default_ai8xsim() {
+// A program built beside this one (ai8xsim, ai8xsim-layer-diff).
+std::string sibling_program(const std::string& name) {
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    return ec ? "ai8xsim" : (self.parent_path() / "ai8xsim").string();
+    return ec ? name : (self.parent_path() / name).string();
 }
 
-// Vectors that are known to fail because of documented open work, one name per
-// line, '#' starts a comment (the reason and the issue go there). They still
-// run; a listed vector that passes is an error, so the list can only shrink.
-std::map<std::string, std::string> load_expected_failures(const std::string& path) {
-    std::map<std::string, std::string> names;
+std::string file_text(const fs::path& path) {
     std::ifstream in(path);
-    if (!in) throw CatalogError("cannot read expected-failures list " + path);
-    std::string line;
-    while (std::getline(in, line)) {
-        const auto hash = line.find('#');
-        const std::string reason = hash == std::string::npos ? "" : line.substr(hash + 1);
-        std::string name = line.substr(0, hash);
-        name.erase(std::remove_if(name.begin(), name.end(), [](unsigned char c) { return std::isspace(c); }),
-                   name.end());
-        if (!name.empty()) names[name] = reason;
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// Where a listed vector's run writes its layer dumps, for the comparison that
+// finds its first failing layer.
+fs::path layer_dumps(const std::string& work_dir, const std::string& name) {
+    return fs::path(work_dir) / (name + "-layers");
+}
+
+// How the run of `r` ended; a listed FAIL's layer dumps are compared with its
+// generator log to find the first failing layer.
+ObservedFailure observe(const Row& r, const std::string& work_dir) {
+    const fs::path base = fs::path(work_dir) / r.vector->name;
+    ObservedFailure o;
+    o.verdict = r.verdict;
+    o.reason =
+        failure_reason(r.verdict, r.outcome, file_text(base.string() + ".json"), file_text(base.string() + ".log"));
+    if (r.listed && r.verdict == "FAIL")
+        compare_layers(sibling_program("ai8xsim-layer-diff"), layer_dumps(work_dir, r.vector->name).string(),
+                       r.vector->dir, o);
+    return o;
+}
+
+// The verdicts against the expected-failures list: the listed vectors that
+// failed as listed, those that passed or failed another way, the listed
+// names that match no vector, and the others that failed.
+struct Judgement {
+    std::size_t passed = 0, failed = 0;
+    std::vector<std::string> as_listed, passed_listed, changed, stale;
+};
+
+void judge_row(const Row& r, const std::string& work_dir, const std::string& list_path, Judgement& j) {
+    if (r.verdict == "PASS") {
+        ++j.passed;
+        if (!r.listed) return;
+        std::printf("XPASS %s: listed as an expected failure (%s) but passes; remove it from %s\n",
+                    r.vector->name.c_str(), r.listed->where.c_str(), list_path.c_str());
+        j.passed_listed.push_back(r.vector->name);
+        return;
     }
-    return names;
+    ++j.failed;
+    const ObservedFailure o = observe(r, work_dir);
+    if (!r.listed) {
+        std::printf("failed %s: %s\n", r.vector->name.c_str(), describe(o).c_str());
+    } else if (const auto difference = mode_difference(*r.listed, o)) {
+        std::printf("CHANGED %s: %s (%s)\n", r.vector->name.c_str(), difference->c_str(), r.listed->where.c_str());
+        j.changed.push_back(r.vector->name);
+    } else {
+        std::printf("expected failure %s: %s\n", r.vector->name.c_str(), describe(o).c_str());
+        j.as_listed.push_back(r.vector->name);
+    }
+}
+
+Judgement judge(const std::vector<Row>& rows, const std::string& work_dir, const std::string& list_path,
+                const std::vector<std::string>& stale) {
+    Judgement j;
+    for (const auto& r : rows) judge_row(r, work_dir, list_path, j);
+    for (const auto& name : stale)
+        std::printf("STALE %s: listed in %s but no vector has that name; remove it\n", name.c_str(), list_path.c_str());
+    j.stale = stale;
+    return j;
+}
+
+std::string joined(const std::vector<std::string>& v) {
+    std::string s;
+    for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+// Honest counts; the expected failures among the failed ones and every
+// disagreement with the list are named after them.
+std::string last_line(const Judgement& j) {
+    std::string last = std::to_string(j.passed) + " passed, " + std::to_string(j.failed) + " failed";
+    if (!j.as_listed.empty())
+        last += " (" + std::to_string(j.as_listed.size()) + " expected: " + joined(j.as_listed) + ")";
+    if (!j.passed_listed.empty())
+        last += ", " + std::to_string(j.passed_listed.size()) +
+                " listed as expected failure but passed: " + joined(j.passed_listed);
+    if (!j.changed.empty())
+        last += ", " + std::to_string(j.changed.size()) + " failed otherwise than listed: " + joined(j.changed);
+    if (!j.stale.empty())
+        last += ", " + std::to_string(j.stale.size()) + " listed name(s) match no vector: " + joined(j.stale);
+    return last;
 }
 
 std::string absolute(const std::string& path) { return fs::absolute(path).lexically_normal().string(); }
@@ -147,7 +222,7 @@ void print_table(const std::vector<Row>& rows) {
 
 int main(int argc, char* argv[]) {
     std::string vectors_dir = AI8XSIM_DEFAULT_VECTORS;
-    std::string ai8xsim = default_ai8xsim();
+    std::string ai8xsim = sibling_program("ai8xsim");
     std::string work_dir;
     std::string build_root;
     std::string name_filter;
@@ -180,7 +255,8 @@ int main(int argc, char* argv[]) {
     app.add_option("--build-root", build_root,
                    "Firmware build folders: BUILD_ROOT/<vector> (default: ai8xsim's cache)");
     app.add_option("--expected-failures", expected_failures_path,
-                   "File of vector names known to fail (open work); they run but do not gate, and must not pass")
+                   "List of vectors known to fail (open work) with their failure mode: they run and do not gate "
+                   "while they fail that way (README: Conformance runner)")
         ->check(CLI::ExistingFile);
     app.add_flag("--allow-fail", allow_fail, "Exit 0 even if vectors fail (development only)");
     app.add_option("--only", only, "Only the vector of this exact name (repeatable)");
@@ -224,7 +300,7 @@ int main(int argc, char* argv[]) {
     }
 
     std::vector<VectorInfo> catalog;
-    std::map<std::string, std::string> expected_failures;
+    std::vector<ExpectedFailure> expected_failures;
     std::regex filter;
     try {
         catalog = load_catalog(vectors_dir);
@@ -250,7 +326,9 @@ int main(int argc, char* argv[]) {
         row.timing.name = v.name;
         row.timing.kind = v.kind;
         row.timing.verdict = row.verdict;
-        row.timing.expected_failure = expected_failures.count(v.name) != 0;
+        for (const auto& e : expected_failures)
+            if (e.name == v.name) row.listed = &e;
+        row.timing.expected_failure = row.listed != nullptr;
         row.timing.has_estimate = v.expected_cycles.has_value();
         rows.push_back(std::move(row));
     }
@@ -276,6 +354,8 @@ int main(int argc, char* argv[]) {
                                              "1",
                                              "--allow-fail"};
             if (!build_root.empty()) argv.push_back("--build-root=" + absolute(build_root));
+            // A listed vector's job dumps its layers, for --merge to compare.
+            if (r.listed) argv.push_back("--expected-failures=" + absolute(expected_failures_path));
             // The job's own table goes nowhere: --merge tabulates them all.
             commands.push_back(ai8x::tools::shell_command(argv) + " >/dev/null");
             names.push_back(r.vector->name);
@@ -326,7 +406,7 @@ int main(int argc, char* argv[]) {
     auto record = [&](Row& r, const JobOutcome& o) {
         r.outcome = o;
         r.verdict = verdict_of(o);
-        read_result(fs::path(work_dir) / (r.vector->name + ".json"), expected_failures.count(r.vector->name) != 0, r);
+        read_result(fs::path(work_dir) / (r.vector->name + ".json"), r.listed != nullptr, r);
         std::fprintf(stderr, "[%zu/%zu] %-7s %s (%.1f s)\n", ++finished, rows.size(), r.verdict.c_str(),
                      r.vector->name.c_str(), o.wall_seconds);
     };
@@ -352,6 +432,9 @@ int main(int argc, char* argv[]) {
         const std::string cache = build_root.empty() ? default_cache : (fs::path(build_root) / r.vector->name).string();
         Job job;
         job.argv = {ai8xsim, "run", r.vector->dir, "--json", base.string() + ".json", "--quiet", "--build-dir", cache};
+        const fs::path dumps = layer_dumps(work_dir, r.vector->name);
+        fs::remove_all(dumps);  // never compare the dumps of an earlier run
+        if (r.listed) job.argv.insert(job.argv.end(), {"--dump-layers", dumps.string()});
         job.log_path = base.string() + ".log";
         job.tmp_dir = base.string() + "-tmp";
         job.leftover_dirs = {cache, work_dir};
@@ -385,52 +468,28 @@ int main(int argc, char* argv[]) {
     });
 
     print_table(rows);
-    // Gate: every vector passes, except listed expected failures, which must fail.
-    std::size_t passed = 0, failed = 0;
-    std::vector<std::string> expected_failed, unexpected_passes;
+    // Gate: every vector passes, except listed expected failures, which must
+    // fail as listed; every listed name must name a vector.
+    const Judgement verdicts = judge(rows, work_dir, expected_failures_path, stale_names(expected_failures, catalog));
     std::map<std::string, std::pair<std::size_t, std::size_t>> by_kind;  // kind -> passed, total
     for (const auto& r : rows) {
-        const bool pass = r.verdict == "PASS";
         auto& k = by_kind[r.vector->kind];
         k.second++;
-        if (pass) k.first++;
-        pass ? passed++ : failed++;
-        const bool listed = expected_failures.count(r.vector->name) != 0;
-        if (listed && pass) {
-            std::printf("XPASS %s: listed as an expected failure but passes; remove it from %s\n",
-                        r.vector->name.c_str(), expected_failures_path.c_str());
-            unexpected_passes.push_back(r.vector->name);
-        } else if (listed) {
-            std::printf("expected failure %s (%s): %s\n", r.vector->name.c_str(), r.verdict.c_str(),
-                        expected_failures[r.vector->name].c_str());
-            expected_failed.push_back(r.vector->name);
-        }
+        if (r.verdict == "PASS") k.first++;
     }
     for (const auto& [kind, counts] : by_kind)
         std::printf("kind %-9s %zu of %zu pass\n", kind.c_str(), counts.first, counts.second);
-    if (failed > 0) std::printf("logs of the failed vectors: %s/<vector>.log\n", work_dir.c_str());
+    if (verdicts.failed > 0) std::printf("logs of the failed vectors: %s/<vector>.log\n", work_dir.c_str());
 
     std::vector<VectorCycles> timing;
     for (const auto& r : rows) timing.push_back(r.timing);
     const CycleStats stats = compute_cycle_stats(timing);
     std::printf("\n%s", format_cycle_stats(stats).c_str());
 
-    // Last line: honest counts; the expected failures among the failed ones
-    // and any listed vector that passed are named after them.
-    const auto names = [](const std::vector<std::string>& v) {
-        std::string s;
-        for (const auto& n : v) s += (s.empty() ? "" : ", ") + n;
-        return s;
-    };
-    std::string last = std::to_string(passed) + " passed, " + std::to_string(failed) + " failed";
-    if (!expected_failed.empty())
-        last += " (" + std::to_string(expected_failed.size()) + " expected: " + names(expected_failed) + ")";
-    if (!unexpected_passes.empty())
-        last += ", " + std::to_string(unexpected_passes.size()) +
-                " listed as expected failure but passed: " + names(unexpected_passes);
-    std::printf("%s\n", last.c_str());
+    std::printf("%s\n", last_line(verdicts).c_str());
     std::fflush(stdout);
-    const bool verdicts_ok = failed == expected_failed.size() && unexpected_passes.empty();
+    const bool verdicts_ok =
+        verdicts.failed == verdicts.as_listed.size() && verdicts.passed_listed.empty() && verdicts.stale.empty();
     if (results_lost) return 2;
     return (verdicts_ok && stats.unmet.empty()) || allow_fail ? 0 : 1;
 }
