@@ -1,5 +1,5 @@
-// Options of `ai8xsim run`, filled by the command line (cli.cpp) and consumed
-// by the firmware runner (run_command.cpp).
+// Options of `ai8xsim run`, filled by the command line (cli.cpp) or an
+// in-process caller, and consumed by the run's stages (run_session.h).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,7 @@ struct RunOptions {
     std::string json_out;                     // --json FILE
     std::string trace_out;                    // --trace-out FILE
     std::string dump_layers_dir;              // --dump-layers OUTDIR
+    bool capture_layers = false;              // keep every layer's output in the result (in-process runs)
     std::string vcd_out;                      // --vcd FILE
     std::string timeline_out;                 // --timeline FILE
     double timeout_ms = 10000.0;              // --timeout: simulated milliseconds without a verdict
@@ -36,7 +37,10 @@ struct RunOptions {
 // Exit codes of `ai8xsim run` (see README).
 enum RunExit : int { kRunPass = 0, kRunFail = 1, kRunUsageError = 2, kRunSimError = 3 };
 
-// Builds (if needed), loads and runs the firmware; returns a RunExit code.
+// `ai8xsim run`: builds (if needed), loads and runs the firmware, streaming
+// its console to stdout and messages to stderr, writes the files asked for,
+// and returns a RunExit code. The same as run_in_process (run_session.h)
+// with the command line's sinks.
 int run_command(const RunOptions& opts);
 
 }  // namespace ai8x

@@ -1,15 +1,15 @@
 #include "app/run_report.h"
 
-#include <cstdio>
-#include <fstream>
-#include <stdexcept>
-
-#include <nlohmann/json.hpp>
-#include <unistd.h>
+#include "app/atomic_file.h"
 
 namespace ai8x {
 
 namespace {
+
+template <typename T>
+nlohmann::json or_null(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
 
 nlohmann::json activity_json(const RunReport::Activity& a) {
     nlohmann::json j;
@@ -49,30 +49,21 @@ nlohmann::json energy_json(const RunReport::Energy& e) {
     return j;
 }
 
-}  // namespace
-
-void write_run_report(const RunReport& r, const std::string& path) {
-    nlohmann::json j;
-    j["result"] = r.result;
-    j["kat"] = r.kat.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kat);
-    j["vector"] = r.vector;
-    j["console"] = r.console;
-    j["cnn_clock_hz"] = r.cnn_clock_hz;
-    j["cnn_pipeline"] = r.cnn_pipeline;
-    j["estimate_total"] = r.estimate_total ? nlohmann::json(*r.estimate_total) : nlohmann::json(nullptr);
-    j["cnn_cycles"] = r.cnn_cycles;
-    j["stall_cycles"] = r.stall_cycles;
-    j["dropped_words"] = r.dropped_words;
-    j["starved_fifos"] = r.starved_fifos;
-    j["layers"] = nlohmann::json::array();
-    for (const auto& l : r.layers) {
+nlohmann::json layers_json(const std::vector<RunReport::Layer>& layers) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& l : layers) {
         nlohmann::json e{{"layer", l.layer}, {"macs", l.macs}};
-        e["cycles"] = l.cycles ? nlohmann::json(*l.cycles) : nlohmann::json(nullptr);
-        e["estimate"] = l.estimate ? nlohmann::json(*l.estimate) : nlohmann::json(nullptr);
-        e["utilization"] = l.utilization ? nlohmann::json(*l.utilization) : nlohmann::json(nullptr);
+        e["cycles"] = or_null(l.cycles);
+        e["estimate"] = or_null(l.estimate);
+        e["utilization"] = or_null(l.utilization);
         if (l.stream_span) e["stream_span"] = {l.stream_span->first, l.stream_span->second};
-        j["layers"].push_back(e);
+        out.push_back(e);
     }
+    return out;
+}
+
+nlohmann::json findings_json(const RunReport& r) {
+    nlohmann::json j;
     j["hazards"] = nlohmann::json::array();
     for (const auto& h : r.hazards)
         j["hazards"].push_back({{"layer", h.layer},
@@ -90,59 +81,83 @@ void write_run_report(const RunReport& r, const std::string& path) {
                                  {"kind", w.kind},
                                  {"count", w.count},
                                  {"message", w.message}});
-    j["memory"] = nlohmann::json::array();
-    for (const auto& m : r.memory) {
+    return j;
+}
+
+nlohmann::json memory_json(const std::vector<RunReport::MemoryUse>& memory) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& m : memory) {
         nlohmann::json ranges = nlohmann::json::array();
         for (const auto& [first, last] : m.ranges) ranges.push_back({first, last});
-        j["memory"].push_back({{"memory", m.memory},
-                               {"instance", m.instance},
-                               {"name", m.name},
-                               {"words", m.words},
-                               {"used", m.used},
-                               {"ranges", ranges}});
+        out.push_back({{"memory", m.memory},
+                       {"instance", m.instance},
+                       {"name", m.name},
+                       {"words", m.words},
+                       {"used", m.used},
+                       {"ranges", ranges}});
     }
+    return out;
+}
+
+nlohmann::json firmware_faults_json(const std::optional<std::vector<RunReport::FirmwareFault>>& faults) {
+    if (!faults) return nullptr;
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& f : *faults)
+        out.push_back({{"kind", f.kind},
+                       {"site", f.site},
+                       {"function", f.function},
+                       {"object", f.object},
+                       {"object_size", f.object_size},
+                       {"first_address", f.first_address},
+                       {"extent_past_end", f.extent_past_end},
+                       {"count", f.count},
+                       {"first_us", f.first_us},
+                       {"first_instruction", f.first_instruction},
+                       {"message", f.message}});
+    return out;
+}
+
+}  // namespace
+
+nlohmann::json run_report_json(const RunReport& r) {
+    nlohmann::json j = findings_json(r);
+    j["result"] = r.result;
+    j["kat"] = r.kat.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.kat);
+    j["vector"] = r.vector;
+    j["console"] = r.console;
+    j["cnn_clock_hz"] = r.cnn_clock_hz;
+    j["cnn_pipeline"] = r.cnn_pipeline;
+    j["estimate_total"] = or_null(r.estimate_total);
+    j["cnn_cycles"] = r.cnn_cycles;
+    j["stall_cycles"] = r.stall_cycles;
+    j["dropped_words"] = r.dropped_words;
+    j["starved_fifos"] = r.starved_fifos;
+    j["layers"] = layers_json(r.layers);
+    j["memory"] = memory_json(r.memory);
     j["activity"] = r.activity ? activity_json(*r.activity) : nlohmann::json(nullptr);
     j["energy"] = r.energy ? energy_json(*r.energy) : nlohmann::json(nullptr);
     j["phases"] = nlohmann::json::object();
-    for (const auto& p : r.phases) j["phases"][p.name] = p.us ? nlohmann::json(*p.us) : nlohmann::json(nullptr);
-    if (r.firmware_faults) {
-        j["firmware_faults"] = nlohmann::json::array();
-        for (const auto& f : *r.firmware_faults)
-            j["firmware_faults"].push_back({{"kind", f.kind},
-                                            {"site", f.site},
-                                            {"function", f.function},
-                                            {"object", f.object},
-                                            {"object_size", f.object_size},
-                                            {"first_address", f.first_address},
-                                            {"extent_past_end", f.extent_past_end},
-                                            {"count", f.count},
-                                            {"first_us", f.first_us},
-                                            {"first_instruction", f.first_instruction},
-                                            {"message", f.message}});
-    } else {
-        j["firmware_faults"] = nullptr;
-    }
+    for (const auto& p : r.phases) j["phases"][p.name] = or_null(p.us);
+    j["firmware_faults"] = firmware_faults_json(r.firmware_faults);
     j["sim_time_us"] = r.sim_time_us;
-    j["inference_wall_seconds"] =
-        r.inference_wall_seconds ? nlohmann::json(*r.inference_wall_seconds) : nlohmann::json(nullptr);
+    j["inference_wall_seconds"] = or_null(r.inference_wall_seconds);
     j["cpu_instructions"] = r.cpu_instructions;
-    j["riscv_instructions"] = r.riscv_instructions ? nlohmann::json(*r.riscv_instructions) : nlohmann::json(nullptr);
+    j["riscv_instructions"] = or_null(r.riscv_instructions);
     j["phases_core"] = r.phases_core;
     j["wall_seconds"] = r.wall_seconds;
-    j["error"] = r.error ? nlohmann::json(*r.error) : nlohmann::json(nullptr);
+    j["error"] = or_null(r.error);
+    return j;
+}
 
-    const std::string tmp = path + ".tmp" + std::to_string(getpid());
-    {
-        std::ofstream out(tmp);
-        if (!out) throw std::runtime_error(path + ": cannot write (temporary file " + tmp + ")");
+void write_json_file(const nlohmann::json& document, const std::string& path) {
+    write_file_atomically(path, [&](std::ostream& out) {
         // Console text is raw firmware output: replace invalid UTF-8 rather than throw.
-        out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-        if (!out) throw std::runtime_error(tmp + ": write failed");
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        throw std::runtime_error(path + ": cannot rename " + tmp + " into place");
-    }
+        out << document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    });
+}
+
+void write_run_report(const RunReport& report, const std::string& path) {
+    write_json_file(run_report_json(report), path);
 }
 
 }  // namespace ai8x

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "model/power/energy_model.h"
 
 namespace ai8x {
@@ -122,8 +124,13 @@ struct RunReport {
     std::optional<std::string> error;
 };
 
-// Writes `report` as JSON to `path` through a temporary file and a rename, so
+// The run JSON's document (docs/reports.md).
+nlohmann::json run_report_json(const RunReport& report);
+// Writes `document` as the run JSON is written (indented, invalid UTF-8 of
+// the console replaced) to `path` through a temporary file and a rename, so
 // readers never see half a file. Throws std::runtime_error naming the path.
+void write_json_file(const nlohmann::json& document, const std::string& path);
+// write_json_file(run_report_json(report), path).
 void write_run_report(const RunReport& report, const std::string& path);
 
 // The run JSON's top-level fields that measure the host's wall clock. They are

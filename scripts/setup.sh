@@ -21,8 +21,9 @@ packages=(
   gcc-riscv64-unknown-elf
   # renders `ai8xsim report` pages in the report test (headless screenshot)
   chromium
-  # used by the scripts themselves (jq: scripts/check-determinism.sh)
-  coreutils findutils gzip jq
+  # used by the scripts themselves (jq: scripts/check-determinism.sh;
+  # universal-ctags: scripts/check-function-length.sh)
+  coreutils findutils gzip jq universal-ctags
   # executor of the job lists of ai8xsim-sweep / ai8xsim-conformance --write-jobs
   # (docs/scale-out.md; the scale-out tests run them through it)
   parallel

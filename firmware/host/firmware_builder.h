@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -18,6 +19,23 @@ struct BuildError : std::runtime_error {
     BuildError(const std::string& what, std::string output)
         : std::runtime_error(what), compiler_output(std::move(output)) {}
     std::string compiler_output;
+};
+
+// What the images are built from. A folder of the vendor's generator is
+// of_folder(dir); another kind of folder (app/folder_kind.h) names its own
+// sources and header folders, and gets the same cache, shim, link and
+// memory-enlarging steps.
+struct FirmwareSources {
+    std::string dir;                 // the folder: on the include path, names the cache entry and messages
+    std::vector<std::string> arm;    // C sources of the Cortex-M4 image
+    std::vector<std::string> riscv;  // C sources of the RISC-V image; empty: a single-core image
+    // Header folders searched after `dir` and before the shim's (a testbench
+    // environment, say); every file below them is part of the cache key.
+    std::vector<std::string> include_dirs;
+
+    // Every C file of `dir`: in a dual-core folder (one with main_riscv.c)
+    // main.c is the Arm's and the rest the RISC-V core's.
+    static FirmwareSources of_folder(const std::string& dir);
 };
 
 struct FirmwareBuild {
@@ -44,18 +62,26 @@ public:
     static std::vector<std::string> riscv_sources(const std::string& dir);
 
     // Throws BuildError (compiler output attached) or std::runtime_error (I/O).
-    FirmwareBuild build(const std::string& dir);
+    FirmwareBuild build(const std::string& dir) { return build(FirmwareSources::of_folder(dir)); }
+    FirmwareBuild build(const FirmwareSources& sources);
 
 private:
+    struct Job;  // one build in progress (firmware_builder.cpp)
+    // The cache entry of `job` when it is complete, else nothing.
+    std::optional<FirmwareBuild> cached(const Job& job) const;
+    // Compiles and links into the cache entry; the temporaries are removed whatever happens.
+    FirmwareBuild compile(Job& job);
+    // Links the Arm image (growing flash/SRAM when the sample data needs it); throws BuildError.
+    void link_arm(Job& job);
+    // Places and links the RISC-V image behind the Arm's; throws BuildError.
+    void link_riscv_behind_arm(Job& job);
     // Links the RISC-V image for flash at `flash_base`; throws BuildError.
-    void build_riscv(const std::string& dir, uint64_t flash_base, const std::string& out_elf,
+    void build_riscv(const FirmwareSources& sources, uint64_t flash_base, const std::string& out_elf,
                      const std::string& link_dir);
     // Objects of the shim and startup sources (one set per device flags and
     // shim content, kept in the cache); compiles them the first time.
     std::vector<std::string> support_objects(const std::string& gcc, const std::vector<std::string>& device_flags,
                                              uint64_t shim_key);
-    // -D flags naming the RISC-V core's interrupt numbers for the shim.
-    std::vector<std::string> riscv_device_flags() const;
     const DeviceConfig& cfg_;
     std::string cache_root_;
 };

@@ -1,6 +1,7 @@
 #include "model/registers/register_fields.h"
 
 #include <memory>
+#include <algorithm>
 #include <mutex>
 #include <utility>
 #include <vector>
@@ -156,13 +157,17 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
 
 const RegisterFields& register_fields(const DeviceConfig& cfg) {
     if (!cfg.registers) throw ConfigError(cfg.source_path + ": device description has no register_map");
-    // Keyed by the shared description: copies of a DeviceConfig share it. The
-    // entry keeps the description alive, so an address is never reused.
+    // Keyed by the shared description: copies of a DeviceConfig share it, and
+    // whoever holds the fields holds a copy. An entry goes with the last copy
+    // (a process running many simulations loads many), and before any look-up,
+    // so a new description at a freed one's address is never taken for it.
     static std::mutex mutex;
-    static std::vector<std::pair<std::shared_ptr<const RegisterMap>, std::unique_ptr<const RegisterFields>>> resolved;
+    static std::vector<std::pair<std::weak_ptr<const RegisterMap>, std::unique_ptr<const RegisterFields>>> resolved;
     const std::lock_guard<std::mutex> lock(mutex);
+    resolved.erase(std::remove_if(resolved.begin(), resolved.end(), [](const auto& e) { return e.first.expired(); }),
+                   resolved.end());
     for (const auto& [map, fields] : resolved)
-        if (map == cfg.registers) return *fields;
+        if (map.lock() == cfg.registers) return *fields;
     resolved.emplace_back(cfg.registers, std::make_unique<const RegisterFields>(*cfg.registers));
     return *resolved.back().second;
 }
