@@ -54,7 +54,8 @@ public:
     // testbench's cycle line). Default: nothing.
     virtual void print_summary(RunContext&) {}
     // report, after the common outputs and before the run JSON is written: the
-    // kind's own files, and fields added to ctx.result.json. Default: nothing.
+    // kind's own files, and fields added to the run JSON
+    // (ctx.result.kind_fields). Default: nothing.
     virtual void write_outputs(RunContext&) {}
 };
 

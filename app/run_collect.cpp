@@ -73,8 +73,8 @@ void collect_findings(RunContext& ctx) {
     const auto& quadrant_names = accel.state().names.quadrant;
     for (const auto& w : accel.last_result().warnings) {
         const bool known = w.quadrant >= 0 && size_t(w.quadrant) < quadrant_names.size();
-        report.warnings.push_back({w.quadrant, known ? quadrant_names[size_t(w.quadrant)] : "", w.layer, w.reg,
-                                   w.kind, w.count, w.message});
+        report.warnings.push_back(
+            {w.quadrant, known ? quadrant_names[size_t(w.quadrant)] : "", w.layer, w.reg, w.kind, w.count, w.message});
     }
 }
 

@@ -27,8 +27,7 @@ struct ChosenDevice {
 };
 ChosenDevice read_device(const RunContext& ctx) {
     std::optional<NamedDevice> named = device_named_by_firmware(ctx.vector_dir);
-    const std::vector<DeviceConfig> known =
-        named ? std::vector<DeviceConfig>{named->config} : bundled_device_configs();
+    const std::vector<DeviceConfig> known = named ? std::vector<DeviceConfig>{named->config} : bundled_device_configs();
     ChosenDevice d;
     d.target = named ? named->device : detect_firmware_device(ctx.vector_dir, known);
     d.config_path = ctx.opts.config_path;

@@ -21,8 +21,8 @@ void attach_debugger(RunContext& ctx) {
     }
     in.gdb_stub = std::make_unique<GdbStub>(*in.gdb_server, *ctx.cpu);
     if (ctx.sinks.err) {
-        std::fprintf(ctx.sinks.err, "gdb: listening on 127.0.0.1:%u, symbols in %s\n",
-                     unsigned(in.gdb_server->port()), ctx.build.elf_path.c_str());
+        std::fprintf(ctx.sinks.err, "gdb: listening on 127.0.0.1:%u, symbols in %s\n", unsigned(in.gdb_server->port()),
+                     ctx.build.elf_path.c_str());
         std::fflush(ctx.sinks.err);
     }
 }

@@ -30,8 +30,7 @@ void print_summary(RunContext& ctx) {
                      "\n[ai8xsim] %llu CNN cycles; instructions: cpu %llu, riscv %llu; "
                      "simulated time per phase (riscv): %s\n",
                      cycles, static_cast<unsigned long long>(report.cpu_instructions),
-                     static_cast<unsigned long long>(*report.riscv_instructions),
-                     format_phases(report.phases).c_str());
+                     static_cast<unsigned long long>(*report.riscv_instructions), format_phases(report.phases).c_str());
     if (report.energy) std::fprintf(out, "[ai8xsim] %s\n", energy_summary(*report.energy).c_str());
 }
 
@@ -75,18 +74,12 @@ void write_waveforms(RunContext& ctx) {
     });
 }
 
-// The run JSON: the report's document, with the fields the folder's kind
-// added (FolderKind::write_outputs); written when --json asked for it.
+// The run JSON, when --json asked for it.
 void write_run_json(RunContext& ctx) {
     RunResult& r = ctx.result;
     r.report.result = r.exit_code == kRunPass ? "pass" : r.exit_code == kRunFail ? "fail" : "error";
-    r.report.wall_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - ctx.wall_start).count();
-    nlohmann::json document = run_report_json(r.report);
-    if (r.json.is_object())
-        for (const auto& [key, value] : r.json.items()) document[key] = value;
-    r.json = std::move(document);
-    if (!ctx.opts.json_out.empty()) write_or_say(ctx, [&] { write_json_file(r.json, ctx.opts.json_out); });
+    r.report.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - ctx.wall_start).count();
+    if (!ctx.opts.json_out.empty()) write_or_say(ctx, [&] { write_json_file(r.json(), ctx.opts.json_out); });
 }
 
 }  // namespace

@@ -31,12 +31,15 @@ struct RunResult {
     // Every layer's output of the last inference, when RunOptions asked for
     // them (capture_layers or dump_layers_dir).
     std::vector<LayerOutput> layer_outputs;
-    // The document `--json FILE` writes (null when the run could not start).
-    nlohmann::json json;
+    // Fields the folder's kind adds to the run JSON (an object, or null).
+    nlohmann::json kind_fields;
     std::string folder_kind;  // the kind of firmware folder that ran (app/folder_kind.h)
 
     bool passed() const { return exit_code == kRunPass; }
     bool started() const { return exit_code != kRunUsageError; }
+    // The document `--json FILE` writes: the report's, with the kind's
+    // fields; null when the run did not start. Composed on each call.
+    nlohmann::json json() const;
 };
 
 }  // namespace ai8x

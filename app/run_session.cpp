@@ -82,6 +82,14 @@ void RunContext::dismantle_board() {
     platform.reset();
 }
 
+nlohmann::json RunResult::json() const {
+    if (!started()) return nullptr;
+    nlohmann::json document = run_report_json(report);
+    if (kind_fields.is_object())
+        for (const auto& [key, value] : kind_fields.items()) document[key] = value;
+    return document;
+}
+
 RunResult run_in_process(const RunOptions& opts, const RunSinks& sinks) {
     RunContext ctx(opts, sinks);
     try {

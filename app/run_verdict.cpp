@@ -39,8 +39,7 @@ std::string no_verdict_error(const RunContext& ctx) {
         where += riscv->released() ? ", RISC-V PC " + hex32(riscv->pc()) + " (" + riscv->describe(riscv->pc()) + ")"
                                    : ", RISC-V core never released";
     return std::string(starved ? "the CPU sleeps and nothing is left to wake it"
-                               : "no verdict within " + std::to_string(ctx.opts.timeout_ms) +
-                                     " ms of simulated time") +
+                               : "no verdict within " + std::to_string(ctx.opts.timeout_ms) + " ms of simulated time") +
            where + "; " + accelerator_ctl_summary(*ctx.accel);
 }
 
@@ -79,8 +78,8 @@ void report_memory_faults(RunContext& ctx) {
     if (!in.checking_memory) return;
     auto& out = ctx.result.report.firmware_faults.emplace();
     for (const MemoryFault& f : faults)
-        out.push_back({f.kind, f.site, f.function, f.object, f.object_size, f.first_address, f.extent_past_end,
-                       f.count, f.first_us, f.first_instruction, f.summary()});
+        out.push_back({f.kind, f.site, f.function, f.object, f.object_size, f.first_address, f.extent_past_end, f.count,
+                       f.first_us, f.first_instruction, f.summary()});
 }
 
 }  // namespace
@@ -103,9 +102,10 @@ void decide_verdict(RunContext& ctx) {
     if (ctx.instruments->gdb_stub) ctx.instruments->gdb_stub->finish(rc);  // GDB sees the program exit with this code
     if (report.error) ctx.say(*report.error);
     if (report.error && report.kat == "pass")
-        ctx.say(fmt::format("the known-answer test passed before the run went wrong ({}); the exit code is still "
-                            "{}: the firmware did not finish",
-                            ctx.kind->known_answer_evidence(ctx), int(kRunSimError)));
+        ctx.say(
+            fmt::format("the known-answer test passed before the run went wrong ({}); the exit code is still "
+                        "{}: the firmware did not finish",
+                        ctx.kind->known_answer_evidence(ctx), int(kRunSimError)));
     report_memory_faults(ctx);
 }
 

@@ -70,7 +70,7 @@ TEST_CASE("run in process: the result holds the JSON and the layer outputs the f
     CHECK(r.report.result == "pass");
     CHECK(r.report.kat == "pass");
     CHECK(r.report.cnn_cycles > 0);
-    CHECK(without_wall_clock(r.json) == without_wall_clock(read_json(o.json_out)));
+    CHECK(without_wall_clock(r.json()) == without_wall_clock(read_json(o.json_out)));
     REQUIRE_FALSE(r.layer_outputs.empty());
     CHECK(r.layer_outputs.size() == r.report.layers.size());
     for (const LayerOutput& l : r.layer_outputs) {
@@ -90,9 +90,9 @@ TEST_CASE("run in process: repeated runs in one process give the same results", 
     REQUIRE(other.exit_code == kRunPass);
     const RunResult again = run_in_process(quiet_options(mnist));
     REQUIRE(again.exit_code == kRunPass);
-    CHECK(without_wall_clock(again.json) == without_wall_clock(first.json));
+    CHECK(without_wall_clock(again.json()) == without_wall_clock(first.json()));
     check_same_outputs(again.layer_outputs, first.layer_outputs);
-    CHECK(without_wall_clock(other.json) != without_wall_clock(first.json));
+    CHECK(without_wall_clock(other.json()) != without_wall_clock(first.json()));
 }
 
 TEST_CASE("run in process: runs from several threads equal serial runs", "[run][session]") {
@@ -110,7 +110,7 @@ TEST_CASE("run in process: runs from several threads equal serial runs", "[run][
         const RunResult& expected = serial[i % folders.size()];
         INFO(folders[i % folders.size()]);
         CHECK(r.exit_code == expected.exit_code);
-        CHECK(without_wall_clock(r.json) == without_wall_clock(expected.json));
+        CHECK(without_wall_clock(r.json()) == without_wall_clock(expected.json()));
         check_same_outputs(r.layer_outputs, expected.layer_outputs);
     }
 }
@@ -123,7 +123,7 @@ TEST_CASE("run in process: a folder that cannot run answers with the command lin
     CHECK_FALSE(r.started());
     REQUIRE(r.messages.size() == 1);
     CHECK(r.messages[0] == (work / "empty" / "main.c").string() + ": missing");
-    CHECK(r.json.is_null());
+    CHECK(r.json().is_null());
     // The next run in the same process is not disturbed by the one that failed.
     CHECK(run_in_process(quiet_options(shared_vector("vectors", "demo-mnist-extrasmall"))).passed());
     fs::remove_all(work);
