@@ -1,11 +1,12 @@
 // ai8xsim-bench: simulation speed of the demo vectors (not a test: timings
 // depend on the machine, so this is run by hand and prints a table).
 //
-// For every demo-* vector (or any other selection: --vectors, --prefix, --glob,
-// --largest): one untimed warm-up run builds the firmware into the cache, then
-// a timed `ai8xsim run --json` gives the whole-run wall time (the firmware
-// build is then a cache hit), the child's peak RSS (wait4), and from the JSON
-// the CNN cycles, the CNN clock and the inference wall time.
+// For every demo vector of both devices (or any other selection: --vectors,
+// --prefix, --glob, --largest): one untimed warm-up run builds the firmware
+// into the cache, then a timed `ai8xsim run --json` gives the whole-run wall
+// time (the firmware build is then a cache hit), the child's peak RSS (wait4),
+// and from the JSON the CNN cycles, the CNN clock, the inference wall time and
+// the layers' multiply-accumulates (the engine's throughput in GMAC/s).
 // Then the silicon anchors (bench/silicon_anchors.*): the firmware's own
 // stopwatch on the simulator against the time the same firmware printed on a board.
 #include <algorithm>
@@ -37,9 +38,19 @@ using Child = ai8x::bench::ChildRun;
 
 struct Row {
     std::string name, result = "error";
-    double cycles = 0, clock_hz = 0, silicon_s = 0, infer_s = -1, ratio = -1, whole_s = 0, rss_mb = 0;
+    double cycles = 0, clock_hz = 0, silicon_s = 0, infer_s = -1, ratio = -1, whole_s = 0, rss_mb = 0, macs = 0;
     bool ratio_ok = false, whole_ok = true, rss_ok = false;
+    // Multiply-accumulates per second of inference wall time, in billions.
+    double gmacs() const { return infer_s > 0 ? macs / infer_s / 1e9 : 0; }
 };
+
+// The multiply-accumulates of every layer of a run JSON.
+double layer_macs(const nlohmann::json& j) {
+    double macs = 0;
+    if (j.contains("layers") && j["layers"].is_array())
+        for (const auto& l : j["layers"]) macs += l.value("macs", 0.0);
+    return macs;
+}
 
 // One vector on one build: a warm-up run caches the firmware, then `repeat`
 // timed runs; the fastest whole run and the fastest inference count.
@@ -59,6 +70,7 @@ Row measure(const std::string& binary, const fs::path& d, int repeat, const fs::
         r.result = j.value("result", std::string("error"));
         r.cycles = j.value("cnn_cycles", 0.0);
         r.clock_hz = j.value("cnn_clock_hz", 0.0);
+        r.macs = layer_macs(j);
         if (j.contains("inference_wall_seconds") && j["inference_wall_seconds"].is_number()) {
             const double s = j["inference_wall_seconds"].get<double>();
             r.infer_s = r.infer_s < 0 ? s : std::min(r.infer_s, s);
@@ -84,8 +96,10 @@ double cycles_of(const std::string& binary, const fs::path& d, const fs::path& j
 
 // What the speed table times and the targets it holds the rows to.
 struct SpeedOptions {
-    std::vector<std::string> folders{AI8XSIM_DEFAULT_VECTORS};
-    std::string binary = AI8XSIM_BINARY_PATH, filter = "demo-", glob;
+    // Both devices' demos (demo-* and demo87-*); with --largest and no
+    // folders given, every shared folder.
+    std::vector<std::string> folders{AI8XSIM_DEFAULT_VECTORS, AI8XSIM_DEFAULT_VECTORS "-max78002"};
+    std::string binary = AI8XSIM_BINARY_PATH, filter = "demo", glob;
     std::string whole_vector = "demo-kws20_v3";
     double max_ratio = 2, max_whole_s = 2, max_rss_mb = 300;
     int repeat = 1;
@@ -97,18 +111,28 @@ struct SpeedOptions {
 
 bool speed_table(const SpeedOptions& o);
 
+// The four folders of golden vectors beside the checkout (../shared).
+std::vector<std::string> every_shared_folder() {
+    std::vector<std::string> folders;
+    for (const char* suffix : {"", "-max78000-options", "-max78002", "-max78002-options"})
+        folders.push_back(AI8XSIM_DEFAULT_VECTORS + std::string(suffix));
+    return folders;
+}
+
 int main(int argc, char** argv) {
     CLI::App app{"Simulation speed of the demo vectors against the project's targets"};
     SpeedOptions o;
     auto& [folders, binary, filter, glob, whole_vector, max_ratio, max_whole_s, max_rss_mb, repeat, largest, reference,
            baseline, max_slowdown_pct] = o;
-    app.add_option("VECTORS,--vectors", folders, "Folders of generator output folders (several allowed)")
-        ->capture_default_str();
+    auto* folders_option =
+        app.add_option("VECTORS,--vectors", folders, "Folders of generator output folders (several allowed)")
+            ->capture_default_str();
     app.add_option("--binary", binary, "ai8xsim executable")->capture_default_str();
     app.add_option("--prefix", filter, "Benchmark vectors whose name starts with this")->capture_default_str();
     app.add_option("--glob", glob, "Benchmark vectors whose name matches this shell pattern (replaces --prefix)");
     app.add_option("--largest", largest,
-                   "Time only the N selected vectors with the most CNN cycles (an untimed run of each finds them)");
+                   "Time only the N selected vectors with the most CNN cycles (an untimed run of each finds them); "
+                   "without VECTORS, among every shared folder");
     app.add_option("--repeat", repeat, "Timed runs per vector; the fastest counts")->check(CLI::PositiveNumber);
     app.add_option("--max-ratio", max_ratio, "Target: inference wall / silicon time")->capture_default_str();
     app.add_option("--max-whole", max_whole_s, "Target: whole-run seconds of --whole-vector")->capture_default_str();
@@ -124,15 +148,16 @@ int main(int argc, char** argv) {
     bool anchors_only = false, no_anchors = false;
     app.add_option("--anchors", anchors_file, "Silicon measurements to compare with")->capture_default_str();
     app.add_option("--anchor-vectors", anchor_dirs,
-                   "Folders to look for the anchors' vectors in (default: VECTORS and VECTORS-max78002)");
+                   "Folders to look for the anchors' vectors in (default: the shared vectors and vectors-max78002)");
     app.add_flag("--anchors-only", anchors_only, "Run only the silicon anchors, not the speed table");
     app.add_flag("--no-anchors", no_anchors, "Run only the speed table");
     CLI11_PARSE(app, argc, argv);
+    if (largest > 0 && folders_option->count() == 0) folders = every_shared_folder();
 
     bool all_ok = true;
     if (!anchors_only) all_ok = speed_table(o);
     if (!no_anchors) {
-        if (anchor_dirs.empty()) anchor_dirs = {folders.front(), folders.front() + "-max78002"};
+        if (anchor_dirs.empty()) anchor_dirs = {AI8XSIM_DEFAULT_VECTORS, AI8XSIM_DEFAULT_VECTORS "-max78002"};
         std::vector<ai8x::bench::Anchor> anchors;
         try {
             anchors = ai8x::bench::load_anchors(anchors_file);
@@ -153,11 +178,11 @@ int main(int argc, char** argv) {
     return all_ok ? 0 : 1;
 }
 
-// The speed table of the selected vectors; false if a target is missed (no vectors: exits 2).
-bool speed_table(const SpeedOptions& o) {
-    const auto& [folders, binary, filter, glob, whole_vector, max_ratio, max_whole_s, max_rss_mb, repeat, largest,
-                 reference, baseline, max_slowdown_pct] = o;
-    const std::string pattern = glob.empty() ? filter + "*" : glob;
+namespace {
+
+// The vector folders of `folders` whose name matches `pattern`, sorted per
+// folder; exits 2 when a folder cannot be read or none matches in any.
+std::vector<fs::path> select_vectors(const std::vector<std::string>& folders, const std::string& pattern) {
     std::vector<fs::path> dirs;
     for (const std::string& folder : folders) {
         std::error_code ec;
@@ -165,75 +190,98 @@ bool speed_table(const SpeedOptions& o) {
         for (const auto& e : fs::directory_iterator(folder, ec))
             if (e.is_directory() && fnmatch(pattern.c_str(), e.path().filename().c_str(), 0) == 0)
                 found.push_back(e.path());
-        if (ec || found.empty()) {
-            std::fprintf(stderr, "ai8xsim-bench: %s: no vectors matching %s (%s)\n", folder.c_str(), pattern.c_str(),
-                         ec ? ec.message().c_str() : "none");
+        if (ec) {
+            std::fprintf(stderr, "ai8xsim-bench: %s: %s\n", folder.c_str(), ec.message().c_str());
             std::exit(2);
         }
         std::sort(found.begin(), found.end());
         dirs.insert(dirs.end(), found.begin(), found.end());
     }
-
-    const fs::path json = fs::temp_directory_path() / ("ai8xsim-bench-" + std::to_string(getpid()) + ".json");
-    if (largest > 0 && largest < dirs.size()) {
-        // The untimed run that finds each vector's size is also its warm-up.
-        std::vector<std::pair<double, fs::path>> sized;
-        for (const auto& d : dirs) sized.emplace_back(cycles_of(binary, d, json), d);
-        std::stable_sort(sized.begin(), sized.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-        dirs.clear();
-        for (std::size_t i = 0; i < largest; ++i) dirs.push_back(sized[i].second);
+    if (dirs.empty()) {
+        std::fprintf(stderr, "ai8xsim-bench: no vectors matching %s in any of the %zu folders\n", pattern.c_str(),
+                     folders.size());
+        std::exit(2);
     }
-    const bool warm = largest > 0;
-    std::vector<Row> rows, base_rows;
-    for (const auto& d : dirs) {
-        Row r = measure(binary, d, repeat, json, warm);
-        r.ratio_ok = r.ratio >= 0 && r.ratio <= max_ratio;
-        if (r.name == whole_vector) r.whole_ok = r.whole_s < max_whole_s;
-        r.rss_ok = r.rss_mb < max_rss_mb;
-        rows.push_back(r);
-        // The baseline build runs right after, on the same vector, in the same
-        // conditions: its ratio is the yardstick for a change's speed.
-        if (!baseline.empty()) base_rows.push_back(measure(baseline, d, repeat, json));
-    }
-    fs::remove(json);
+    return dirs;
+}
 
+// The `largest` of `dirs` by CNN cycles (an untimed run of each, which is also its warm-up).
+std::vector<fs::path> largest_vectors(const std::string& binary, const std::vector<fs::path>& dirs, std::size_t largest,
+                                      const fs::path& json) {
+    std::vector<std::pair<double, fs::path>> sized;
+    for (const auto& d : dirs) sized.emplace_back(cycles_of(binary, d, json), d);
+    std::stable_sort(sized.begin(), sized.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<fs::path> chosen;
+    for (std::size_t i = 0; i < largest; ++i) chosen.push_back(sized[i].second);
+    return chosen;
+}
+
+// Prints the rows against the targets; false if one is missed.
+bool print_rows(const SpeedOptions& o, const std::vector<Row>& rows) {
     // The ratio against the reference vector's, measured in the same run: what
     // a network costs per simulated microsecond compared with a plain one,
     // independent of the machine's speed.
     double reference_ratio = -1;
     for (const auto& r : rows)
-        if (r.name == reference && r.ratio > 0) reference_ratio = r.ratio;
-    std::printf("%-40s %-6s %10s %12s %12s %9s %5s %7s %9s %5s %8s %5s\n", "vector", "result", "cycles", "silicon_us",
-                "infer_ms", "ratio", "<=", "vs_ref", "whole_s", "", "rss_MB", "");
+        if (r.name == o.reference && r.ratio > 0) reference_ratio = r.ratio;
+    std::printf("%-40s %-6s %10s %12s %12s %8s %9s %5s %7s %9s %5s %8s %5s\n", "vector", "result", "cycles",
+                "silicon_us", "infer_ms", "GMAC/s", "ratio", "<=", "vs_ref", "whole_s", "", "rss_MB", "");
     bool all_ok = true;
     for (const auto& r : rows) {
-        const bool whole_target = r.name == whole_vector;
+        const bool whole_target = r.name == o.whole_vector;
         char vs_ref[16] = "-";
         if (reference_ratio > 0 && r.ratio >= 0)
             std::snprintf(vs_ref, sizeof vs_ref, "%.2f", r.ratio / reference_ratio);
-        std::printf("%-40s %-6s %10.0f %12.1f %12.3f %9.2f %5s %7s %9.3f %5s %8.1f %5s\n", r.name.c_str(),
-                    r.result.c_str(), r.cycles, r.silicon_s * 1e6, r.infer_s * 1e3, r.ratio,
+        std::printf("%-40s %-6s %10.0f %12.1f %12.3f %8.2f %9.2f %5s %7s %9.3f %5s %8.1f %5s\n", r.name.c_str(),
+                    r.result.c_str(), r.cycles, r.silicon_s * 1e6, r.infer_s * 1e3, r.gmacs(), r.ratio,
                     r.ratio_ok ? "PASS" : "MISS", vs_ref, r.whole_s,
                     whole_target ? (r.whole_ok ? "PASS" : "MISS") : "-", r.rss_mb, r.rss_ok ? "PASS" : "MISS");
         all_ok = all_ok && r.ratio_ok && r.whole_ok && r.rss_ok && r.result == "pass";
     }
     std::printf("targets: inference wall / silicon <= %g, %s whole run < %g s, peak RSS < %g MB; result must be pass\n",
-                max_ratio, whole_vector.c_str(), max_whole_s, max_rss_mb);
-    if (!baseline.empty()) {
-        std::printf(
-            "\nagainst the baseline %s (same run; slowdown = new ratio / baseline ratio - 1, target <= %g %%)\n",
-            baseline.c_str(), max_slowdown_pct);
-        std::printf("%-40s %9s %9s %9s %5s\n", "vector", "ratio", "baseline", "slowdown", "");
-        for (std::size_t i = 0; i < rows.size(); ++i) {
-            const Row& n = rows[i];
-            const Row& b = base_rows[i];
-            const double slowdown = b.ratio > 0 && n.ratio >= 0 ? (n.ratio / b.ratio - 1) * 100 : 1e9;
-            const bool ok = slowdown <= max_slowdown_pct && b.result == "pass";
-            std::printf("%-40s %9.2f %9.2f %8.1f%% %5s\n", n.name.c_str(), n.ratio, b.ratio, slowdown,
-                        ok ? "PASS" : "MISS");
-            all_ok = all_ok && ok;
-        }
+                o.max_ratio, o.whole_vector.c_str(), o.max_whole_s, o.max_rss_mb);
+    return all_ok;
+}
+
+// Prints each row beside the baseline build's; false if one slowed down beyond the target.
+bool print_baseline(const SpeedOptions& o, const std::vector<Row>& rows, const std::vector<Row>& base_rows) {
+    std::printf("\nagainst the baseline %s (same run; slowdown = new ratio / baseline ratio - 1, target <= %g %%)\n",
+                o.baseline.c_str(), o.max_slowdown_pct);
+    std::printf("%-40s %9s %9s %8s %8s %9s %5s\n", "vector", "ratio", "baseline", "GMAC/s", "baseline", "slowdown", "");
+    bool all_ok = true;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& n = rows[i];
+        const Row& b = base_rows[i];
+        const double slowdown = b.ratio > 0 && n.ratio >= 0 ? (n.ratio / b.ratio - 1) * 100 : 1e9;
+        const bool ok = slowdown <= o.max_slowdown_pct && b.result == "pass";
+        std::printf("%-40s %9.2f %9.2f %8.2f %8.2f %8.1f%% %5s\n", n.name.c_str(), n.ratio, b.ratio, n.gmacs(),
+                    b.gmacs(), slowdown, ok ? "PASS" : "MISS");
+        all_ok = all_ok && ok;
     }
+    return all_ok;
+}
+
+}  // namespace
+
+// The speed table of the selected vectors; false if a target is missed (no vectors: exits 2).
+bool speed_table(const SpeedOptions& o) {
+    std::vector<fs::path> dirs = select_vectors(o.folders, o.glob.empty() ? o.filter + "*" : o.glob);
+    const fs::path json = fs::temp_directory_path() / ("ai8xsim-bench-" + std::to_string(getpid()) + ".json");
+    if (o.largest > 0 && o.largest < dirs.size()) dirs = largest_vectors(o.binary, dirs, o.largest, json);
+    std::vector<Row> rows, base_rows;
+    for (const auto& d : dirs) {
+        Row r = measure(o.binary, d, o.repeat, json, o.largest > 0);
+        r.ratio_ok = r.ratio >= 0 && r.ratio <= o.max_ratio;
+        if (r.name == o.whole_vector) r.whole_ok = r.whole_s < o.max_whole_s;
+        r.rss_ok = r.rss_mb < o.max_rss_mb;
+        rows.push_back(r);
+        // The baseline build runs right after, on the same vector, in the same
+        // conditions: its ratio is the yardstick for a change's speed.
+        if (!o.baseline.empty()) base_rows.push_back(measure(o.baseline, d, o.repeat, json));
+    }
+    fs::remove(json);
+    bool all_ok = print_rows(o, rows);
+    if (!o.baseline.empty()) all_ok = print_baseline(o, rows, base_rows) && all_ok;
     std::printf("%s\n", all_ok ? "all targets met" : "TARGET MISSED");
     return all_ok;
 }
