@@ -50,8 +50,7 @@ CortexM4& Platform::add_cpu() {
     bind_initiator(cpu_->socket, "cpu");
     CortexM4* cpu = cpu_.get();
     cpu->push_awaited = [this] { return accel_.fifo_block().consumer_waiting() || accel_.fifo_block().observed(); };
-    cpu->fifo_access_settled = [this, base = cfg_.fifo_regs.base, size = cfg_.fifo_regs.size](uint32_t address,
-                                                                                              bool write) {
+    cpu->access_settled = [this, base = cfg_.fifo_regs.base, size = cfg_.fifo_regs.size](uint32_t address, bool write) {
         return address - base < size && accel_.fifo_block().settled_access(address - base, write);
     };
     // The NVIC input is the device's (configs: cpu.interrupts.cnn).

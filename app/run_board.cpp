@@ -33,7 +33,7 @@ void load_firmware(RunContext& ctx) {
         if (ctx.riscv) ctx.riscv->fast_forward_polls = ctx.opts.fast_forward_polls;
         // A debugger reading the FIFOs while the CPU is stopped must see them
         // as at the CPU's instant, not with words stamped ahead of SystemC time.
-        if (!ctx.opts.fifo_run_ahead || ctx.opts.gdb_port >= 0) cpu.fifo_access_settled = nullptr;
+        if (!ctx.opts.fifo_run_ahead || ctx.opts.gdb_port >= 0) cpu.access_settled = nullptr;
         for (const auto& o : ctx.opts.overrides) ctx.accel->add_register_override(o.address, o.value);
     } catch (const std::exception& e) {
         ctx.stop(kRunUsageError, e.what());

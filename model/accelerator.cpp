@@ -16,6 +16,7 @@
 #include "model/timing/pipeline.h"
 #include "tlm/address_search.h"
 #include "tlm/issue_time.h"
+#include "tlm/sync_hint.h"
 
 namespace ai8x {
 
@@ -28,6 +29,7 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
       fields_(register_fields(cfg_)) {
     socket.register_b_transport(this, &Accelerator::b_transport);
     socket.register_transport_dbg(this, &Accelerator::transport_dbg);
+    socket.register_get_direct_mem_ptr(this, &Accelerator::get_direct_mem_ptr);
     check_geometry();
 
     for (uint32_t q = 0; q < cfg_.quadrants; ++q) {
@@ -164,6 +166,13 @@ void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     else
         r->memory->transport(trans, addr - r->base);
     transport_delay_ = sc_core::SC_ZERO_TIME;  // writes from elsewhere happen at sc_time_stamp()
+}
+
+bool Accelerator::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi&) {
+    // The stream controller drains the input FIFOs at its own time: a CPU
+    // running ahead of it must push and poll them at its own instant.
+    answer_sync_hint(trans, {{cfg_.fifo_regs.base, cfg_.fifo_regs.base + cfg_.fifo_regs.size - 1}});
+    return false;
 }
 
 unsigned Accelerator::transport_dbg(tlm::tlm_generic_payload& trans) {

@@ -131,6 +131,9 @@ private:
     // firmware's, in no simulated time; 0 bytes when the address does not
     // decode or its quadrant is unpowered or isolated.
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
+    // No direct memory access; a query's SyncHint (tlm/sync_hint.h) learns
+    // which accesses must happen at the initiator's instant (the input FIFOs).
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
     const Region* decode(uint64_t address) const;
     void check_geometry() const;
     void bind_state();

@@ -4,10 +4,12 @@
 #include <cstring>
 #include <optional>
 #include <stdexcept>
+#include <tuple>
 
 #include <spdlog/spdlog.h>
 
 #include "tlm/address_search.h"
+#include "tlm/sync_hint.h"
 
 namespace ai8x {
 
@@ -110,8 +112,19 @@ unsigned AhbBus::transport_dbg(int, tlm::tlm_generic_payload& trans) {
 }
 
 bool AhbBus::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+    SyncHint* hint = trans.get_extension<SyncHint>();
     const Window* w = decode(trans.get_address(), 1);
-    if (!w || w->port >= static_cast<unsigned>(init_socket.size())) return false;
+    if (!w || w->port >= static_cast<unsigned>(init_socket.size())) {
+        // Nobody answers here: no direct access up to the neighbouring windows.
+        const auto [lo, hi] = hole_around(trans.get_address());
+        dmi.set_start_address(lo);
+        dmi.set_end_address(hi);
+        if (hint) {
+            hint->narrow(lo, hi);
+            hint->decoded = false;
+        }
+        return false;
+    }
     const bool granted = init_socket[w->port]->get_direct_mem_ptr(trans, dmi);
     // The initiator may only use the pointer inside this window: clip the range.
     const uint64_t lo = std::max<uint64_t>(dmi.get_start_address(), w->base);
@@ -121,7 +134,33 @@ bool AhbBus::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_d
     dmi.set_end_address(hi);
     dmi.set_read_latency(dmi.get_read_latency() + clock_period_ * w->wait_states);
     dmi.set_write_latency(dmi.get_write_latency() + clock_period_ * w->wait_states);
+    if (hint) {
+        hint->narrow(w->base, w->base + w->size - 1);
+        std::tie(hint->block_start, hint->block_end) = block_of(w->port);
+    }
     return granted;
+}
+
+std::pair<uint64_t, uint64_t> AhbBus::hole_around(uint64_t address) const {
+    uint64_t lo = 0, hi = UINT64_MAX;
+    for (const Window& w : windows_) {  // sorted by base
+        if (w.base > address) {
+            hi = w.base - 1;
+            break;
+        }
+        lo = std::max(lo, w.base + w.size);
+    }
+    return {lo, hi};
+}
+
+std::pair<uint64_t, uint64_t> AhbBus::block_of(unsigned port) const {
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (const Window& w : windows_)
+        if (w.port == port) {
+            lo = std::min(lo, w.base);
+            hi = std::max(hi, w.base + w.size - 1);
+        }
+    return {lo, hi};
 }
 
 void AhbBus::invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uint64 end) {

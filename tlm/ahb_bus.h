@@ -2,10 +2,12 @@
 // at one of its initiator ports, adds the window's wait states as annotated
 // delay, reports every completed transaction to observers (trace recorder,
 // statistics) and answers addresses nobody decodes with an address error.
+// DMI queries, and the SyncHint they may carry, are answered the same way.
 #pragma once
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -43,11 +45,19 @@ private:
 
     void b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     unsigned transport_dbg(int initiator, tlm::tlm_generic_payload& trans);
+    // DMI as the target grants it, clipped to the window; a query carrying a
+    // SyncHint (tlm/sync_hint.h) also learns the range's window or hole and
+    // the whole block of the target there.
     bool get_direct_mem_ptr(int initiator, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
     void invalidate_direct_mem_ptr(int port, sc_dt::uint64 start, sc_dt::uint64 end);
 
     // Window holding every byte of [addr, addr+len), or nullptr.
     const Window* decode(uint64_t addr, uint64_t len) const;
+    // [first, last] of the undecoded stretch holding `address`: from the end of
+    // the window below to the window above.
+    std::pair<uint64_t, uint64_t> hole_around(uint64_t address) const;
+    // [first, last] of every window of `port` together: the target's block.
+    std::pair<uint64_t, uint64_t> block_of(unsigned port) const;
     std::string initiator_name(int index) const;
     void notify(int initiator, const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay);
 

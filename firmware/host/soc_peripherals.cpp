@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include "firmware/host/elf_image.h"
+#include "tlm/sync_hint.h"
 
 namespace ai8x {
 
@@ -23,6 +24,7 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
     : sc_module(name), socket("socket"), cfg_(cfg) {
     socket.register_b_transport(this, &SocPeripherals::b_transport);
     socket.register_transport_dbg(this, &SocPeripherals::transport_dbg);
+    socket.register_get_direct_mem_ptr(this, &SocPeripherals::get_direct_mem_ptr);
 
     blocks_.push_back(std::make_unique<Block>(Block{kGcrBase, kBlockSize,
                                                     RegisterFile("GCR", {
@@ -235,6 +237,14 @@ void SocPeripherals::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_ti
         std::memcpy(trans.get_data_ptr(), &data, len);
     }
     trans.set_response_status(status);
+}
+
+bool SocPeripherals::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi&) {
+    // The fast FIFO feeds the stream controller, which drains it at its own
+    // time: a core running ahead must push and poll it at its own instant.
+    const auto& fast_fifo = cfg_.soc.fast_fifo;
+    if (fast_fifo.size) answer_sync_hint(trans, {{fast_fifo.base, fast_fifo.base + fast_fifo.size - 1}});
+    return false;
 }
 
 unsigned SocPeripherals::transport_dbg(tlm::tlm_generic_payload& trans) {

@@ -53,6 +53,9 @@ private:
     };
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     unsigned transport_dbg(tlm::tlm_generic_payload& trans);
+    // No direct memory access; a query's SyncHint (tlm/sync_hint.h) learns
+    // which accesses must happen at the initiator's instant (the fast FIFO).
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
     Block* decode(uint64_t address, unsigned size);
     void add_gpio(const std::string& name, uint64_t base);
     void add_dual_core_blocks();

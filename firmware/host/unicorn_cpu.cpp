@@ -1,5 +1,7 @@
 #include "firmware/host/unicorn_cpu.h"
 
+#include "tlm/sync_hint.h"
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -13,30 +15,6 @@ constexpr uint64_t kPage = 0x1000;
 
 uint64_t page_down(uint64_t a) { return a & ~(kPage - 1); }
 uint64_t page_up(uint64_t a) { return (a + kPage - 1) & ~(kPage - 1); }
-
-// Lowest and highest bus address of the accelerator, from the device description.
-std::pair<uint64_t, uint64_t> accelerator_span(const DeviceConfig& cfg) {
-    uint64_t lo = UINT64_MAX, hi = 0;
-    auto add = [&](uint64_t base, uint64_t end) {
-        lo = std::min(lo, base);
-        hi = std::max(hi, end);
-    };
-    auto add_block = [&](const RegisterBlockGeometry& b) {
-        add(b.base, b.base + (cfg.quadrants - 1) * b.quadrant_stride + b.size);
-    };
-    auto add_array = [&](const ArrayGeometry& a) {
-        add(a.base, a.base + (cfg.quadrants - 1) * a.quadrant_stride +
-                        (a.instances_per_quadrant - 1) * a.instance_stride + uint64_t(a.words) * a.slot_bytes);
-    };
-    add_block(cfg.quadrant_regs);
-    add(cfg.fifo_regs.base, cfg.fifo_regs.base + cfg.fifo_regs.size);
-    add(cfg.aon_regs.base, cfg.aon_regs.base + cfg.aon_regs.size);
-    add_array(cfg.data_sram);
-    add_array(cfg.tram);
-    add_array(cfg.kernel_mem);
-    add_array(cfg.bias_mem);
-    return {lo, hi};
-}
 
 }  // namespace
 
@@ -122,9 +100,7 @@ void UnicornCpu::map_memories() {
         uint32_t perms = UC_PROT_READ | UC_PROT_EXEC | (r.writable ? UC_PROT_WRITE : 0);
         check_uc(uc_mem_map_ptr(uc_, r.base, r.size, perms, host), "mapping " + r.name);
     }
-    map_bus_window(cfg_.peripheral_base, cfg_.peripheral_size);
-    auto [lo, hi] = accelerator_span(cfg_);
-    map_bus_window(page_down(lo), page_up(hi) - page_down(lo));
+    survey_bus();
 
     uc_hook h;
     // A block hook, not a code hook: Unicorn then calls out once per block
@@ -175,6 +151,39 @@ void UnicornCpu::install_call_hooks() {
                              w->address, w->address),
                  "call hook at " + hex32(w->address));
     }
+}
+
+void UnicornCpu::survey_bus() {
+    std::vector<std::pair<uint64_t, uint64_t>> blocks;  // of targets without direct access, [first, last]
+    for (uint64_t a = 0; a <= UINT32_MAX;) {
+        tlm::tlm_generic_payload query;
+        tlm::tlm_dmi dmi;
+        SyncHint hint;
+        query.set_address(a);
+        query.set_command(tlm::TLM_READ_COMMAND);
+        query.set_extension(&hint);
+        const bool direct = socket->get_direct_mem_ptr(query, dmi);
+        query.clear_extension(&hint);
+        const uint64_t last = std::max(a, std::min<uint64_t>({hint.end, dmi.get_end_address(), UINT32_MAX}));
+        if (hint.decoded && !direct) {
+            if (blocks.empty() || blocks.back().first != hint.block_start)
+                blocks.emplace_back(hint.block_start, hint.block_end);
+            if (hint.synchronise) sync_ranges_.emplace_back(uint32_t(a), uint32_t(last));
+        }
+        a = last + 1;
+    }
+    // Each block one I/O window: an address in a hole of a block reaches the
+    // bus, which answers it with an address error.
+    for (const auto& [first, last] : blocks) {
+        spdlog::debug("{}: bus window [{}, {}]", name(), hex32(uint32_t(first)), hex32(uint32_t(last)));
+        map_bus_window(page_down(first), page_up(last + 1) - page_down(first));
+    }
+}
+
+bool UnicornCpu::synchronised(uint32_t address) const {
+    for (const auto& [first, last] : sync_ranges_)
+        if (address - first <= last - first) return true;
+    return false;
 }
 
 void UnicornCpu::map_bus_window(uint64_t base, uint64_t size) {
@@ -511,11 +520,6 @@ void UnicornCpu::bus_write(uint32_t address, unsigned size, uint64_t value) {
     bus_transport(tlm::TLM_WRITE_COMMAND, address, size, data);
 }
 
-bool UnicornCpu::needs_sync(uint32_t address) const {
-    return address - cfg_.fifo_regs.base < cfg_.fifo_regs.size ||
-           address - cfg_.soc.fast_fifo.base < cfg_.soc.fast_fifo.size;
-}
-
 bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data) {
     if (halted_) return false;  // after a fault, the rest of the block must not touch the bus
     if (bus_watches_) bus_access_watched(cmd, address, size);
@@ -554,14 +558,14 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
     // synchronisation, unless the accelerator is waiting for it or its time is
     // recorded (push_awaited): then it must come at its own instant.
     // An access whose outcome cannot change before this core's instant
-    // (fifo_access_settled: no FIFO is full, so a push is queued and the status
+    // (access_settled: no FIFO is full, so a push is queued and the status
     // reads the same) is made at once in any case: the pushed word carries
     // this core's instant (IssueTime), and the accelerator takes it only once
     // its own time has reached that instant.
     const sc_core::sc_time local = qk_.get_local_time();
     const bool write = cmd == tlm::TLM_WRITE_COMMAND;
-    const bool fifo = needs_sync(address);
-    const bool settled = fifo && fifo_access_settled && fifo_access_settled(address, write);
+    const bool fifo = synchronised(address);  // a range the bus declared racing (SyncHint)
+    const bool settled = fifo && access_settled && access_settled(address, write);
     bool synced = false;
     // (An awaited push syncs whatever is scheduled: asked first, it spares the
     // kernel query.)

@@ -4,7 +4,7 @@
 //
 // Flash and SRAM are mapped straight into Unicorn through DMI pointers granted
 // by the memories on the bus (fast path; both cores see the same bytes). Every
-// other address in the peripheral and accelerator windows is an MMIO callback
+// address of the other targets the bus reports (survey_bus) is an MMIO callback
 // that issues a TLM b_transport through `socket`, in program order, so the bus
 // and the accelerator see the firmware's accesses one by one. Executed
 // instructions are converted to core cycles and kept in step with SystemC time
@@ -87,16 +87,19 @@ public:
     // inside the callback: use block_start() and block_serial().
     using WriteWatch = std::function<void(uint32_t address, unsigned size)>;
     void watch_writes(uint32_t begin, uint32_t end, WriteWatch written);
-    // True while a write to the FIFO windows must happen at this core's own
+    // The bus declares which address ranges race with SystemC processes (a
+    // SyncHint: the input FIFOs, the fast FIFO); an access there synchronises
+    // with SystemC time first, except as these two allow.
+    // True while a write to such a range must happen at this core's own
     // instant: a process waits for the next push (the accelerator's stream
-    // controller, starved), or the FIFO's activity is recorded at SystemC time
-    // (--vcd, --timeline). Empty: every FIFO write synchronises first.
+    // controller, starved), or the activity is recorded at SystemC time
+    // (--vcd, --timeline). Empty: every such write synchronises first.
     std::function<bool()> push_awaited;
-    // True when a FIFO access at `address` (`write`: a push, else a status
-    // read) has, at this core's own instant, the outcome it has now, whatever
-    // the accelerator does before then (InputFifoBlock::settled_access): it is
-    // made at once, without synchronising. Empty: never.
-    std::function<bool(uint32_t address, bool write)> fifo_access_settled;
+    // True when an access to such a range at `address` (`write`: a push, else
+    // a status read) has, at this core's own instant, the outcome it has now,
+    // whatever the simulation does before then (InputFifoBlock::settled_access):
+    // it is made at once, without synchronising. Empty: never.
+    std::function<bool(uint32_t address, bool write)> access_settled;
     // Counts the passes of a status-polling loop instead of executing them
     // while nothing can change the status it reads (see hook_block). Turn off
     // when every bus access must be seen (a bus trace records them all).
@@ -157,7 +160,7 @@ protected:
     virtual int return_address_register() const = 0;
     virtual int return_value_register() const = 0;
 
-    // Flash, SRAM, the peripheral and accelerator windows, the block and
+    // Flash, SRAM, the bus's other targets (survey_bus), the block and
     // unmapped-access hooks, wait-state and call hooks.
     void map_memories();
     void map_bus_window(uint64_t base, uint64_t size);
@@ -254,8 +257,14 @@ private:
     void install_write_watches();
     void call_returned();
     bool debug_bus(tlm::tlm_command cmd, uint32_t address, uint8_t* data, uint32_t size);
-    // True for bus windows whose state races with the accelerator (FIFOs).
-    bool needs_sync(uint32_t address) const;
+    // Asks the bus, one range after another over the whole address space,
+    // what lies there (DMI queries carrying a SyncHint, tlm/sync_hint.h): maps
+    // the block of every target without direct access as a bus window, and
+    // keeps the ranges whose accesses must happen at this core's own instant.
+    void survey_bus();
+    // Inside a range the bus declared for synchronisation (survey_bus).
+    bool synchronised(uint32_t address) const;
+    std::vector<std::pair<uint32_t, uint32_t>> sync_ranges_;  // [first, last] each
     // Poll fast-forward (hook_block): counts the passes of the polling loop
     // about to run again that would each read the same status without
     // synchronising, stopping before any pass that would synchronise or end

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -16,6 +17,7 @@
 #include "firmware/host/soc_peripherals.h"
 #include "tlm/ahb_bus.h"
 #include "tlm/memory_target.h"
+#include "tlm/sync_hint.h"
 #include "testbench/unit/test_support.h"
 #include "build_paths.h"
 
@@ -29,9 +31,14 @@ public:
     std::function<void(bool)> irq;
     sc_core::sc_time delay = sc_core::sc_time(50, sc_core::SC_US);
     sc_core::sc_time raised_at;
+    // Declares its register racing with SystemC time (tlm/sync_hint.h), as the
+    // input FIFOs do: a CPU then writes it at its own instant, not ahead.
+    bool declares_sync = false;
+    std::vector<sc_core::sc_time> write_delays;  // the annotated delay of every write
 
     explicit DelayedIrqDevice(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
         socket.register_b_transport(this, &DelayedIrqDevice::b_transport);
+        socket.register_get_direct_mem_ptr(this, &DelayedIrqDevice::get_direct_mem_ptr);
         SC_HAS_PROCESS(DelayedIrqDevice);
         SC_METHOD(fire);
         sensitive << start_;
@@ -45,6 +52,7 @@ private:
             return;
         }
         if (t.is_write()) {
+            write_delays.push_back(d);
             uint32_t v;
             std::memcpy(&v, t.get_data_ptr(), 4);
             if (v & 1)
@@ -55,6 +63,10 @@ private:
             std::memset(t.get_data_ptr(), 0, 4);
         }
         t.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi&) {
+        if (declares_sync) answer_sync_hint(t, {{kAddress, kAddress + 3}});
+        return false;
     }
     void fire() {
         raised_at = sc_core::sc_time_stamp();

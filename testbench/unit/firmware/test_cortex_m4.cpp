@@ -15,16 +15,22 @@ struct Run {
     std::optional<std::string> error;
     double sim_us;
     uint64_t instructions;
+    std::vector<sc_core::sc_time> device_write_delays;  // what the stand-in device saw of each write
 };
 
-Run run_example(const std::string& name, double limit_ms = 100) {
+Run run_example(const std::string& name, double limit_ms = 100, bool device_declares_sync = false) {
     static DeviceConfig cfg = board_config();
     std::string elf = build_example(cfg, name);
     TestBoard board(cfg);
+    board.device.declares_sync = device_declares_sync;
     board.cpu.load_elf(elf);
     sc_core::sc_start(sc_core::sc_time(limit_ms, sc_core::SC_MS));
-    return {board.console, board.exit_code, board.cpu.error(), sc_core::sc_time_stamp().to_seconds() * 1e6,
-            board.cpu.instructions()};
+    return {board.console,
+            board.exit_code,
+            board.cpu.error(),
+            sc_core::sc_time_stamp().to_seconds() * 1e6,
+            board.cpu.instructions(),
+            board.device.write_delays};
 }
 
 }  // namespace
@@ -97,4 +103,23 @@ TEST_CASE("an interrupt without a handler stops with an unhandled-exception erro
     CHECK(r.error->find("unhandled exception") != std::string::npos);
     CHECK(r.error->find("interrupt 101") != std::string::npos);
     CHECK(r.sim_us < 100);  // stopped when the interrupt came (~50 us), not at the limit
+}
+
+// The CPU knows no device's address: a target declares the range whose state
+// races with SystemC time (a SyncHint answer to the CPU's survey of the bus),
+// and the CPU then makes its accesses there at its own instant, annotating no
+// delay. (irq_wait's start write comes after a timer read, so the CPU runs
+// ahead of SystemC time when it writes.)
+TEST_CASE("a target that declares no synchronisation gets the CPU's writes ahead of SystemC time", "[cpu][sync]") {
+    const Run r = run_example("irq_wait");
+    REQUIRE(r.exit_code == 0);
+    REQUIRE(r.device_write_delays.size() == 2);  // the start, the acknowledge in the handler
+    CHECK(r.device_write_delays[0] > sc_core::SC_ZERO_TIME);
+}
+
+TEST_CASE("a target that declares its range synchronised gets the CPU's writes at SystemC time", "[cpu][sync]") {
+    const Run r = run_example("irq_wait", 100, true);
+    REQUIRE(r.exit_code == 0);
+    REQUIRE(r.device_write_delays.size() == 2);
+    for (const sc_core::sc_time& d : r.device_write_delays) CHECK(d == sc_core::SC_ZERO_TIME);
 }

@@ -7,9 +7,11 @@
 
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
 
 #include "tlm/ahb_bus.h"
 #include "tlm/memory_target.h"
+#include "tlm/sync_hint.h"
 #include "testbench/unit/test_support.h"
 
 using namespace ai8x;
@@ -185,4 +187,86 @@ TEST_CASE("overlapping windows are refused", "[bus]") {
     bus.map(0, "a", 0x1000, 0x100, 0);
     CHECK_THROWS_AS(bus.map(1, "b", 0x10ff, 0x10, 0), std::invalid_argument);
     CHECK_NOTHROW(bus.map(1, "c", 0x1100, 0x10, 0));
+}
+
+namespace {
+
+// A target of two windows whose bytes 0x4210-0x421f race with SystemC time.
+struct RacingTarget : sc_core::sc_module {
+    tlm_utils::simple_target_socket<RacingTarget, 32> socket;
+    explicit RacingTarget(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+        socket.register_b_transport(this, &RacingTarget::b_transport);
+        socket.register_get_direct_mem_ptr(this, &RacingTarget::get_direct_mem_ptr);
+    }
+    void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time&) { t.set_response_status(tlm::TLM_OK_RESPONSE); }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi&) {
+        answer_sync_hint(t, {{0x4210, 0x421f}});
+        return false;
+    }
+};
+
+// The bus's answer to a DMI query for `address` carrying a SyncHint.
+struct Answer {
+    bool direct;
+    SyncHint hint;
+};
+Answer ask(Initiator& cpu, uint64_t address) {
+    tlm::tlm_generic_payload t;
+    tlm::tlm_dmi dmi;
+    Answer a{false, {}};
+    t.set_address(address);
+    t.set_command(tlm::TLM_READ_COMMAND);
+    t.set_extension(&a.hint);
+    a.direct = cpu.socket->get_direct_mem_ptr(t, dmi);
+    t.clear_extension(&a.hint);
+    return a;
+}
+
+}  // namespace
+
+TEST_CASE("a DMI query's SyncHint learns windows, holes, target blocks and synchronised ranges", "[bus]") {
+    Initiator cpu{"cpu"};
+    AhbBus bus{"bus"};
+    MemoryTarget ram{"ram", 0x2000, 0x100, true};
+    RacingTarget racing{"racing"};
+    cpu.socket.bind(bus.targ_socket);
+    bus.init_socket.bind(ram.socket);
+    bus.init_socket.bind(racing.socket);
+    bus.map(0, "ram", 0x2000, 0x100, 0);
+    bus.map(1, "regs", 0x4000, 0x100, 0);
+    bus.map(1, "fifo", 0x4200, 0x100, 0);
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+
+    const Answer fifo = ask(cpu, 0x4214);
+    CHECK_FALSE(fifo.direct);
+    CHECK(fifo.hint.decoded);
+    CHECK(fifo.hint.synchronise);
+    CHECK(fifo.hint.start == 0x4210);
+    CHECK(fifo.hint.end == 0x421f);
+    CHECK(fifo.hint.block_start == 0x4000);  // both windows of the target, and the hole between
+    CHECK(fifo.hint.block_end == 0x42ff);
+
+    const Answer below = ask(cpu, 0x4200), above = ask(cpu, 0x4220), regs = ask(cpu, 0x4000);
+    CHECK_FALSE(below.hint.synchronise);
+    CHECK(below.hint.start == 0x4200);
+    CHECK(below.hint.end == 0x420f);
+    CHECK_FALSE(above.hint.synchronise);
+    CHECK(above.hint.start == 0x4220);
+    CHECK(above.hint.end == 0x42ff);
+    CHECK_FALSE(regs.hint.synchronise);
+    CHECK(regs.hint.start == 0x4000);
+    CHECK(regs.hint.end == 0x40ff);
+
+    const Answer hole = ask(cpu, 0x4150), past = ask(cpu, 0x9000), memory = ask(cpu, 0x2040);
+    CHECK_FALSE(hole.hint.decoded);
+    CHECK(hole.hint.start == 0x4100);
+    CHECK(hole.hint.end == 0x41ff);
+    CHECK_FALSE(past.hint.decoded);
+    CHECK(past.hint.start == 0x4300);
+    CHECK(past.hint.end == UINT64_MAX);
+    CHECK(memory.direct);  // a target that does not know the hint: no synchronisation
+    CHECK(memory.hint.decoded);
+    CHECK_FALSE(memory.hint.synchronise);
+    CHECK(memory.hint.start == 0x2000);
+    CHECK(memory.hint.end == 0x20ff);
 }
