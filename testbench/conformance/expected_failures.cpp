@@ -1,4 +1,5 @@
 #include "testbench/conformance/expected_failures.h"
+#include "testbench/conformance/text_trim.h"
 
 #include <array>
 #include <cstdio>
@@ -15,12 +16,6 @@
 namespace ai8x::conformance {
 
 namespace {
-
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t\r");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t\r") - b + 1);
-}
 
 // One entry line without its comment: NAME VERDICT (layer N | TEXT).
 ExpectedFailure parse_entry(const std::string& text, const std::string& where) {
@@ -53,7 +48,7 @@ std::string line_after(const std::string& text, const std::string& marker) {
     std::istringstream in(text);
     bool seen = false;
     for (std::string line; std::getline(in, line);) {
-        if (seen && !trim(line).empty()) return trim(line);
+        if (seen && !trim_blanks(line).empty()) return trim_blanks(line);
         if (line.find(marker) != std::string::npos) seen = true;
     }
     return "";
@@ -62,7 +57,7 @@ std::string line_after(const std::string& text, const std::string& marker) {
 std::string first_line_starting(const std::string& text, const std::string& prefix) {
     std::istringstream in(text);
     for (std::string line; std::getline(in, line);)
-        if (line.rfind(prefix, 0) == 0) return trim(line.substr(prefix.size()));
+        if (line.rfind(prefix, 0) == 0) return trim_blanks(line.substr(prefix.size()));
     return "";
 }
 
@@ -89,7 +84,7 @@ std::vector<ExpectedFailure> parse_expected_failures(std::istream& in, const std
     int number = 0;
     for (std::string line; std::getline(in, line);) {
         ++number;
-        const std::string text = trim(line.substr(0, line.find('#')));
+        const std::string text = trim_blanks(line.substr(0, line.find('#')));
         if (text.empty()) continue;
         const std::string where = path + ":" + std::to_string(number);
         ExpectedFailure e = parse_entry(text, where);
@@ -135,7 +130,7 @@ void read_layer_diff(const std::string& diff_output, ObservedFailure& observed) 
             observed.layer_note = line;
             return;
         }
-        if (!trim(line).empty()) last = trim(line);
+        if (!trim_blanks(line).empty()) last = trim_blanks(line);
     }
     observed.layer.reset();
     observed.layer_note = "no layer differs from the generator's log" + (last.empty() ? "" : " (" + last + ")");

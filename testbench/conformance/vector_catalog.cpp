@@ -1,4 +1,5 @@
 #include "testbench/conformance/vector_catalog.h"
+#include "testbench/conformance/text_trim.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -14,12 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string trim(const std::string& s) {
-    const auto b = s.find_first_not_of(" \t");
-    if (b == std::string::npos) return "";
-    return s.substr(b, s.find_last_not_of(" \t") - b + 1);
-}
-
 }  // namespace
 
 // INDEX.md holds a Markdown table "| vector | device | input | FIFO | streaming | ...".
@@ -31,7 +26,7 @@ std::map<std::string, std::string> parse_index_kinds(std::istream& in) {
         if (line.rfind("|", 0) != 0) continue;
         std::vector<std::string> cells;
         std::istringstream row(line.substr(1));
-        for (std::string cell; std::getline(row, cell, '|');) cells.push_back(trim(cell));
+        for (std::string cell; std::getline(row, cell, '|');) cells.push_back(trim_blanks(cell));
         if (cells.empty() || cells[0].rfind("---", 0) == 0) continue;
         if (cells[0] == "vector") {
             for (std::size_t i = 0; i < cells.size(); ++i) {
