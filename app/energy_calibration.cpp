@@ -108,6 +108,31 @@ EnergyFit fit_energy(const EnergyConfig& base, const std::vector<CalibrationRun>
     return f;
 }
 
+EnergyInputs at_model_time(const CalibrationRun& run) {
+    EnergyInputs own = run.inputs;
+    own.time_scale = 1;
+    own.inference_us = run.model_inference_us;
+    return own;
+}
+
+std::vector<EnergyPrediction> leave_one_out_energy(const EnergyConfig& base, const std::vector<CalibrationRun>& runs) {
+    std::vector<EnergyPrediction> out;
+    for (std::size_t held = 0; held < runs.size(); ++held) {
+        std::vector<CalibrationRun> others;
+        for (std::size_t i = 0; i < runs.size(); ++i)
+            if (i != held) others.push_back(runs[i]);
+        for (CalibrationRun& r : others) r.measured.role = "fit";
+        EnergyPrediction p;
+        p.run = &runs[held];
+        p.fitted = fit_energy(base, others);
+        const EnergyConfig c = with_fit(base, p.fitted);
+        p.at_silicon_time_uj = estimate_energy(c, runs[held].inputs).inference_uj;
+        p.at_model_time_uj = estimate_energy(c, at_model_time(runs[held])).inference_uj;
+        out.push_back(p);
+    }
+    return out;
+}
+
 EnergyConfig with_fit(EnergyConfig c, const EnergyFit& f) {
     c.quadrant_cycle_pj = f.quadrant_cycle_pj;
     c.data_sram_read_pj = c.data_sram_write_pj = c.tram_read_pj = c.tram_write_pj = c.bias_read_pj = f.memory_access_pj;

@@ -50,6 +50,20 @@ double fit_condition(const std::vector<const CalibrationRun*>& rows);
 EnergyFit fit_energy(const EnergyConfig& base, const std::vector<CalibrationRun>& runs);
 EnergyConfig with_fit(EnergyConfig base, const EnergyFit& fit);
 
+// Leave-one-out: each run's inference energy predicted by the fit on all the
+// other runs (every one of them marked fit, whatever the device file says),
+// at the silicon inference time and at the model's own.
+struct EnergyPrediction {
+    const CalibrationRun* run = nullptr;
+    EnergyFit fitted;  // on the other runs
+    double at_silicon_time_uj = 0;
+    double at_model_time_uj = 0;
+};
+std::vector<EnergyPrediction> leave_one_out_energy(const EnergyConfig& base, const std::vector<CalibrationRun>& runs);
+
+// The run's inference at the model's own inference time (what `ai8xsim run` uses).
+EnergyInputs at_model_time(const CalibrationRun& run);
+
 // Relative error of `predicted` against `measured`, in percent.
 inline double percent_error(double predicted, double measured) { return (predicted - measured) / measured * 100.0; }
 

@@ -36,7 +36,7 @@ struct AnchorResult {
     std::string result;       // the run's verdict ("pass", ...), or why it did not run
     std::optional<double> ours_us;
     std::optional<double> error_pct;  // (ours - silicon) / silicon
-    bool ok = true;                   // ran, timed what the anchor timed, within its tolerance
+    bool ok = true;  // ran, timed what the anchor timed, within its tolerance; or has no tolerance and no vector here
 };
 
 // Runs every anchor whose vector is in one of `vector_dirs` with `binary`

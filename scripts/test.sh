@@ -11,6 +11,8 @@
 #      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS),
 #      over the MAX78002 vectors (VECTORS_DIR-max78002, with their own expected
 #      failures) and over a small sample with the sanitizer build;
+#   4. the silicon anchors (ai8xsim-bench --anchors-only: every anchor within
+#      its tolerance, docs/silicon-anchors.md);
 #   4. the same results from both builds on a sample (scripts/check-determinism.sh);
 #   5. the layer engine's thread pool under ThreadSanitizer (scripts/check-thread-pool-tsan.sh).
 # Every step runs even if an earlier one failed; the exit code is non-zero if
@@ -95,6 +97,11 @@ conformance_options() {
     --budget 30 | tee "$release/conformance-options.txt"
 }
 
+silicon_anchors() {
+  require_folder "$vectors" && require_folder "$vectors-max78002" &&
+    "$release/ai8xsim-bench" "$vectors" --anchors-only
+}
+
 "$repo/scripts/setup.sh" || { echo "setup failed: packages are missing"; exit 1; }
 # Both builds are unity builds (CMAKE_UNITY_BUILD: a few sources per compiler
 # run, so the heavy SystemC/JSON/Catch2 headers are parsed once per batch, not
@@ -131,6 +138,11 @@ step "conformance (release, generator-options vectors)" conformance_options
 step "conformance (release, MAX78002 vectors)" \
   conformance "$release" "$vectors-max78002" -j2 --timeout 300 --budget 15 \
   --expected-failures "$repo/testbench/conformance/expected_failures_max78002.txt"
+
+# The silicon anchors (docs/silicon-anchors.md): the firmware's stopwatch on
+# the simulator against public board measurements, from simulated cycles only,
+# so deterministic; an anchor outside its tolerance (or not run) fails the step.
+step "silicon anchors (release)" silicon_anchors
 
 step "conformance (ASan+UBSan, sample)" \
   conformance "$sanitize" "$vectors" -j2 --timeout 900 --budget 15 --filter "$sanitizer_sample" \

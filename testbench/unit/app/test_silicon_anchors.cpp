@@ -3,6 +3,7 @@
 // firmware's stopwatch line, and the anchors that cannot run.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
@@ -100,17 +101,46 @@ TEST_CASE("silicon anchors: the stopwatch line of both kinds of firmware is read
     CHECK_FALSE(find_stopwatch("*** PASS ***\n"));
 }
 
-TEST_CASE("silicon anchors: an anchor without a vector here is listed, not run, and misses nothing",
-          "[bench][anchors]") {
+TEST_CASE("silicon anchors: an anchor not run is listed, and one with a tolerance then misses", "[bench][anchors]") {
     const auto anchors = load_anchors(write_list("two.yaml", kTwo).string());
     const auto rows =
         run_anchors(anchors, {(ai8x::test::scratch("anchors") / "no-such-folder").string()}, "/bin/false");
     REQUIRE(rows.size() == 2);
     CHECK(rows[0].result == "not found");
+    CHECK_FALSE(rows[0].ok);  // tolerance 2 %: a check that could not run
     CHECK(rows[1].result == "no vector");
-    for (const auto& r : rows) {
-        CHECK_FALSE(r.ours_us);
-        CHECK(r.ok);
+    CHECK(rows[1].ok);  // listed only
+    for (const auto& r : rows) CHECK_FALSE(r.ours_us);
+}
+
+// An anchor list of one entry: demo-mnist-extrasmall (its firmware prints the
+// stopwatch) measured at `silicon_us`, checked within 1 %.
+std::vector<AnchorResult> run_mnist_extrasmall(double silicon_us) {
+    const std::string text =
+        "anchors:\n  - { name: x, vector: demo-mnist-extrasmall, device: MAX78000, timed: "
+        "inference, silicon_us: " +
+        std::to_string(silicon_us) + ", tolerance_pct: 1, source: test }\n";
+    static std::vector<Anchor> anchors;  // the rows point into it
+    anchors = load_anchors(write_list("one.yaml", text).string());
+    return run_anchors(anchors, {std::string(AI8XSIM_SHARED_DIR) + "/vectors"}, AI8XSIM_BINARY);
+}
+
+TEST_CASE("silicon anchors: a run outside its tolerance misses, one inside passes", "[bench][anchors]") {
+    const auto first = run_mnist_extrasmall(1000);
+    REQUIRE(first.size() == 1);
+    REQUIRE(first[0].ours_us);
+    const double ours = *first[0].ours_us;
+    CHECK(first[0].result == "pass");
+    // The simulated stopwatch is deterministic: the same time again, within 0 %.
+    const auto same = run_mnist_extrasmall(ours);
+    CHECK(same[0].ok);
+    CHECK(*same[0].error_pct == 0);
+    // 2 % off with a 1 % tolerance, either side: a MISS.
+    for (const double silicon : {ours * 1.02, ours * 0.98}) {
+        const auto off = run_mnist_extrasmall(silicon);
+        INFO("silicon " << silicon << " us, ours " << ours << " us");
+        CHECK_FALSE(off[0].ok);
+        CHECK(std::fabs(*off[0].error_pct) > 1.0);
     }
 }
 
