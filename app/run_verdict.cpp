@@ -71,10 +71,7 @@ int outcome(RunContext& ctx) {
 void report_memory_faults(RunContext& ctx) {
     const RunInstruments& in = *ctx.instruments;
     const std::vector<MemoryFault>& faults = in.memory_checker.faults();
-    if (!faults.empty()) {
-        spdlog::warn("memory checker: {} site(s) corrupted memory:", faults.size());
-        for (const MemoryFault& f : faults) spdlog::warn("  [{}] {}", f.kind, f.summary());
-    }
+    log_memory_findings(faults);
     if (!in.checking_memory) return;
     auto& out = ctx.result.report.firmware_faults.emplace();
     for (const MemoryFault& f : faults)
@@ -97,8 +94,8 @@ void decide_verdict(RunContext& ctx) {
     const int rc = ctx.result.exit_code = outcome(ctx);
     const std::vector<MemoryFault>& faults = ctx.instruments->memory_checker.faults();
     if (report.error && !faults.empty())
-        *report.error += " (the firmware corrupted memory earlier: see the first memory-checker report: " +
-                         faults.front().summary() + ")";
+        *report.error += " (the firmware corrupted memory earlier: see the memory checker's first finding: " +
+                         memory_findings(faults).front().summary() + ")";
     if (ctx.instruments->gdb_stub) ctx.instruments->gdb_stub->finish(rc);  // GDB sees the program exit with this code
     if (report.error) ctx.say(*report.error);
     if (report.error && report.kat == "pass")

@@ -1,6 +1,8 @@
 #include "firmware/host/memory_checker.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 #include <spdlog/fmt/fmt.h>
 #include <spdlog/spdlog.h>
@@ -55,6 +57,57 @@ std::string MemoryFault::summary() const {
         return fmt::format("{} wrote {} byte(s) below the stack limit: the {} overflowed, first at {} ({})", function,
                            extent_past_end, object, at, stores);
     return first_notice() + " (" + stores + ")";
+}
+
+std::string MemoryFinding::summary() const {
+    const MemoryFault& f = *first;
+    std::string what;
+    if (f.kind == "object_overrun")
+        what = fmt::format("{} wrote up to {} byte(s) past the end of {} ({} bytes)", f.routine, extent_past_end,
+                           f.object, f.object_size);
+    else if (f.kind == "heap_overrun")  // the block's name says its size
+        what = fmt::format("{} wrote up to {} byte(s) past the end of {}", f.routine, extent_past_end, f.object);
+    else if (f.kind == "object_underrun")
+        what = fmt::format("{} wrote up to {} byte(s) before the start of {} ({} bytes)", f.routine, extent_past_end,
+                           f.object, f.object_size);
+    else if (f.kind == "heap_metadata")
+        what = fmt::format("{} wrote into the allocator's header of {}", f.routine, f.object);
+    else if (f.kind == "heap_unallocated")
+        what = fmt::format("{} wrote into heap memory no allocation handed out", f.routine);
+    else if (f.kind == "stack_overflow")
+        what = fmt::format("{} wrote {} byte(s) below the stack limit: the {} overflowed", f.routine, extent_past_end,
+                           f.object);
+    else if (f.kind == "flash_write")
+        what = fmt::format("{} wrote to read-only memory (flash), inside {}", f.routine, f.object);
+    else
+        what = fmt::format("{}: {}", f.kind, f.routine);
+    return fmt::format("{}: {} site{}, {} store{}; first {} at {}, {:.1f} us", what, sites, sites == 1 ? "" : "s",
+                       stores, stores == 1 ? "" : "s", f.function, hex32(f.first_address), f.first_us);
+}
+
+std::vector<MemoryFinding> memory_findings(const std::vector<MemoryFault>& faults) {
+    std::vector<MemoryFinding> findings;
+    std::map<std::tuple<std::string, std::string, std::string>, std::size_t> index;  // kind, routine, object
+    for (const MemoryFault& f : faults) {
+        const auto [it, fresh] = index.try_emplace({f.kind, f.routine, f.object}, findings.size());
+        if (fresh) findings.push_back({&f, 0, 0, 0});
+        MemoryFinding& g = findings[it->second];
+        g.extent_past_end = std::max(g.extent_past_end, f.extent_past_end);
+        ++g.sites;
+        g.stores += f.count;
+    }
+    return findings;
+}
+
+void log_memory_findings(const std::vector<MemoryFault>& faults) {
+    if (faults.empty()) return;
+    const std::vector<MemoryFinding> findings = memory_findings(faults);
+    spdlog::warn(
+        "memory checker: the firmware corrupted memory, {} finding(s) from {} store site(s) (each site: "
+        "-v debug, run JSON firmware_faults):",
+        findings.size(), faults.size());
+    for (const MemoryFinding& g : findings) spdlog::warn("  [{}] {}", g.first->kind, g.summary());
+    for (const MemoryFault& f : faults) spdlog::debug("memory checker:   site [{}] {}", f.kind, f.summary());
 }
 
 bool MemoryChecker::attach(CortexM4& cpu) {
@@ -323,6 +376,7 @@ void MemoryChecker::report(const std::string& kind, uint32_t pc, const std::stri
     f.kind = kind;
     f.site = pc;
     f.function = cpu_->describe(pc);
+    f.routine = f.function.substr(0, f.function.rfind('+'));
     f.object = object;
     f.object_size = object_size;
     f.first_address = address;
@@ -332,7 +386,8 @@ void MemoryChecker::report(const std::string& kind, uint32_t pc, const std::stri
     f.first_instruction = cpu_->instructions();
     fault_index_.emplace(key, faults_.size());
     faults_.push_back(f);
-    spdlog::warn("memory checker: {} (first store of this site; the run's end lists them all)", f.first_notice());
+    // Each site as it happens is detail (-v debug); the run's end prints the findings.
+    spdlog::debug("memory checker: {} (first store of this site)", f.first_notice());
 }
 
 }  // namespace ai8x

@@ -6,7 +6,9 @@
 // The layout comes from the ELF image: variables (.data/.bss objects with
 // their sizes) and the linker script's markers (__data_start, __bss_end,
 // __heap_start, __stack_limit or __heap_end, __stack_top). Four kinds of store
-// are reported, once per storing instruction ("site") with a count:
+// are recorded, once per storing instruction ("site") with a count, and read
+// as findings: the sites of one function that corrupted one object the same
+// way (an unrolled copy loop is many sites), one line each:
 //  - object_overrun / object_underrun: a site that first wrote variable A later
 //    writes outside A (padding, another variable, the heap): an array loop
 //    running off its end. A site whose first store hits padding is charged to
@@ -37,6 +39,7 @@ struct MemoryFault {
     std::string kind;          // see the list above
     uint32_t site = 0;         // address of the storing instruction
     std::string function;      // the site as symbol+offset
+    std::string routine;       // the function alone (symbol, or the address without one)
     std::string object;        // variable, heap block or region the store overran
     uint32_t object_size = 0;  // its size in bytes
     uint32_t first_address = 0;
@@ -53,6 +56,24 @@ struct MemoryFault {
     // The first store alone, as logged when it happens.
     std::string first_notice() const;
 };
+
+// The sites of one routine that corrupted one object in one way: what the run
+// prints at its end, one line each (the sites stay in the run JSON and, as
+// they happen, under -v debug).
+struct MemoryFinding {
+    const MemoryFault* first = nullptr;  // its first site
+    uint32_t extent_past_end = 0;        // the furthest of its sites
+    std::size_t sites = 0;
+    uint64_t stores = 0;
+    // "cnn_unload wrote up to 972 byte(s) past the end of ml_data32 (176 bytes): 4 sites,
+    // 832 stores; first cnn_unload+0x16 at 0x200002b0, 14071.2 us".
+    std::string summary() const;
+};
+// The findings of `faults`, in order of their first store.
+std::vector<MemoryFinding> memory_findings(const std::vector<MemoryFault>& faults);
+// Logs the findings as warnings (a header line and one line each) and every
+// site at debug level; nothing when there are none.
+void log_memory_findings(const std::vector<MemoryFault>& faults);
 
 class MemoryChecker {
 public:

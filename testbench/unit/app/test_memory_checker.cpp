@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
+#include <vector>
 #include <string>
 
 #include <sys/wait.h>
@@ -243,8 +245,9 @@ TEST_CASE("cli: the checker is on by default and --no-check-memory turns it off"
     const CliRun on = ai8xsim_run(dir, work);
     INFO(on.err);
     CHECK(on.exit_code == kRunSimError);
-    CHECK(on.err.find("memory checker: 1 site(s) corrupted memory") != std::string::npos);
-    CHECK(on.err.find("[object_overrun] unload_outputs") != std::string::npos);
+    CHECK(on.err.find("memory checker: the firmware corrupted memory, 1 finding(s) from 1 store site(s)") !=
+          std::string::npos);
+    CHECK(on.err.find("[object_overrun] unload_outputs wrote up to") != std::string::npos);
     CHECK(on.err.find("the known-answer test passed before the run went wrong") != std::string::npos);
 
     const CliRun off = ai8xsim_run(dir + " --no-check-memory", work);
@@ -255,5 +258,46 @@ TEST_CASE("cli: the checker is on by default and --no-check-memory turns it off"
 
     const CliRun explicit_on = ai8xsim_run(dir + " --no-check-memory --check-memory", work);
     CHECK(explicit_on.err.find("[object_overrun] unload_outputs") != std::string::npos);
+    fs::remove_all(work);
+}
+
+namespace {
+
+// The lines of `text` that contain `part`.
+std::vector<std::string> lines_with(const std::string& text, const std::string& part) {
+    std::vector<std::string> found;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        if (line.find(part) != std::string::npos) found.push_back(line);
+    return found;
+}
+
+}  // namespace
+
+TEST_CASE("memory checker: the sites of one overrun are one finding, printed once, and each site under -v debug",
+          "[cli][memcheck]") {
+    // t-test-conv1d-pool-4: three store instructions of cnn_unload's last loop
+    // each run past ml_data32 (issue #30: one line per routine and object).
+    fs::path work = scratch("memcheck-grouped");
+    const std::string dir = "'" + golden("t-test-conv1d-pool-4") + "'";
+    const fs::path json = work / "run.json";
+    const CliRun run = ai8xsim_run(dir + " --json '" + json.string() + "'", work);
+    INFO(run.err);
+    CHECK(run.exit_code == kRunPass);
+    const auto j = read_json(json.string());
+    REQUIRE(j["firmware_faults"].size() == 3);  // the JSON keeps every site
+    const auto said = lines_with(run.err, "memory checker");
+    REQUIRE(said.size() == 1);  // the header, and nothing at the time of the stores
+    CHECK(said[0].find("1 finding(s) from 3 store site(s)") != std::string::npos);
+    const auto findings = lines_with(run.err, "[object_overrun]");
+    REQUIRE(findings.size() == 1);
+    CHECK(findings[0].find("cnn_unload wrote up to 48 byte(s) past the end of ml_data32 (1040 bytes): 3 sites, "
+                           "48 stores; first cnn_unload+0x") != std::string::npos);
+
+    const CliRun debug = ai8xsim_run(dir + " -v debug", work);
+    INFO(debug.err);
+    CHECK(lines_with(debug.err, "first store of this site").size() == 3);
+    CHECK(lines_with(debug.err, "memory checker:   site [object_overrun] cnn_unload+0x").size() == 3);
+    CHECK(lines_with(debug.err, "[object_overrun] cnn_unload wrote").size() == 1);
     fs::remove_all(work);
 }
