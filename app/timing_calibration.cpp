@@ -109,8 +109,7 @@ std::vector<PipelineMeasurement> load_pipeline_calibration(const std::string& pa
     if (!list) return points;
     if (!list.IsSequence()) throw std::runtime_error(path + ": timing.pipeline.calibration must be a list");
     for (std::size_t i = 0; i < list.size(); ++i)
-        points.push_back(
-            read_measurement(list[i], path + ": timing.pipeline.calibration[" + std::to_string(i) + "]"));
+        points.push_back(read_measurement(list[i], path + ": timing.pipeline.calibration[" + std::to_string(i) + "]"));
     return points;
 }
 

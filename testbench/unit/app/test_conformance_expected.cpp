@@ -70,45 +70,40 @@ TEST_CASE("conformance: an expected failure must fail as listed, and every liste
     CHECK(has(as_listed.out, "expected failure t-test-widegap: ERROR bus fault: read of 4 byte(s) at 0x51902000"));
     CHECK(has(as_listed.out, "1 passed, 2 failed (2 expected: t-test-multilayer-eltwise, t-test-widegap)\n"));
 
-    SECTION("another first failing layer") {
-        const ShellRun r = judge(work, vectors, "t-test-multilayer-eltwise FAIL layer 2\n" + widegap, true);
+    // The same outcomes judged against another list: it must fail the run with `line`.
+    const auto rejudged = [&](const std::string& list, const std::string& line) {
+        const ShellRun r = judge(work, vectors, list, true);
         INFO(r.out + r.err);
         CHECK(r.exit_code == 1);
-        CHECK(has(r.out,
-                  "CHANGED t-test-multilayer-eltwise: listed as FAIL layer 2, but layer 1: MISMATCH at "
-                  "channel 0 row 0 column 0"));
-        CHECK(has(r.out,
+        CHECK(has(r.out, line));
+        return r.out;
+    };
+    SECTION("another first failing layer") {
+        const std::string out =
+            rejudged("t-test-multilayer-eltwise FAIL layer 2\n" + widegap,
+                     "CHANGED t-test-multilayer-eltwise: listed as FAIL layer 2, but layer 1: MISMATCH at channel 0 "
+                     "row 0 column 0");
+        CHECK(has(out,
                   "1 passed, 2 failed (1 expected: t-test-widegap), 1 failed otherwise than listed: "
                   "t-test-multilayer-eltwise\n"));
     }
     SECTION("another reason") {
-        const ShellRun r = judge(work, vectors, eltwise + "\nt-test-widegap ERROR at 0x59802000\n", true);
-        INFO(r.out + r.err);
-        CHECK(r.exit_code == 1);
-        CHECK(has(r.out,
-                  "CHANGED t-test-widegap: listed as ERROR at 0x59802000, but its reason is: bus fault: "
-                  "read of 4 byte(s) at 0x51902000"));
+        rejudged(eltwise + "\nt-test-widegap ERROR at 0x59802000\n",
+                 "CHANGED t-test-widegap: listed as ERROR at 0x59802000, but its reason is: bus fault: read of 4 "
+                 "byte(s) at 0x51902000");
     }
     SECTION("another verdict") {
-        const ShellRun r = judge(work, vectors, eltwise + "\nt-test-widegap FAIL layer 1\n", true);
-        INFO(r.out + r.err);
-        CHECK(r.exit_code == 1);
-        CHECK(has(r.out, "CHANGED t-test-widegap: listed as FAIL layer 1, but its verdict is ERROR bus fault"));
+        rejudged(eltwise + "\nt-test-widegap FAIL layer 1\n",
+                 "CHANGED t-test-widegap: listed as FAIL layer 1, but its verdict is ERROR bus fault");
     }
     SECTION("a stale name") {
-        const ShellRun r = judge(work, vectors, shipped + "t-test-renamed FAIL layer 0\n", true);
-        INFO(r.out + r.err);
-        CHECK(r.exit_code == 1);
-        CHECK(has(r.out, "STALE t-test-renamed: listed in"));
-        CHECK(has(r.out,
+        const std::string out = rejudged(shipped + "t-test-renamed FAIL layer 0\n", "STALE t-test-renamed: listed in");
+        CHECK(has(out,
                   "(2 expected: t-test-multilayer-eltwise, t-test-widegap), 1 listed name(s) match no "
                   "vector: t-test-renamed\n"));
     }
     SECTION("a listed vector that passes") {
-        const ShellRun r = judge(work, vectors, shipped + "t-test-conv1d-1 FAIL layer 0\n", true);
-        INFO(r.out + r.err);
-        CHECK(r.exit_code == 1);
-        CHECK(has(r.out, "XPASS t-test-conv1d-1: listed as an expected failure"));
+        rejudged(shipped + "t-test-conv1d-1 FAIL layer 0\n", "XPASS t-test-conv1d-1: listed as an expected failure");
     }
     SECTION("a malformed list is refused before anything runs") {
         const ShellRun r = judge(work, vectors, "t-test-widegap TIMEOUT slow\n", true);

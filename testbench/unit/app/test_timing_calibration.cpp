@@ -67,9 +67,10 @@ TEST_CASE("timing fit: the least-squares cost weighs each point by its relative 
     CHECK(fit.per_event.at(200e6) == uint32_t(std::lround(fit.exact_per_event.at(200e6))));
 }
 
-TEST_CASE("timing fit: the MAX78002 device file holds the fit to AN7664, and each point left out is predicted "
-          "within 5 %",
-          "[timing][pipeline][calibration][max78002]") {
+TEST_CASE(
+    "timing fit: the MAX78002 device file holds the fit to AN7664, and each point left out is predicted "
+    "within 5 %",
+    "[timing][pipeline][calibration][max78002]") {
     const DeviceConfig cfg = load_device_config(kMax78002);
     const std::vector<PipelineMeasurement> measured = load_pipeline_calibration(kMax78002);
     REQUIRE(measured.size() == 5);
