@@ -6,7 +6,7 @@
 // with the CPU's instant (InputFifoBlock::settled_access). All must leave
 // every simulated number as executing each pass with every FIFO access at its
 // own instant does: whole runs with the shortcuts on and off
-// (--no-poll-fast-forward, --no-fifo-run-ahead) must give the same JSON, on
+// (--no-poll-fast-forward, --no-fifo-run-ahead, and both at once) must give the same JSON, on
 // the device's own cost parameters and on changed ones. The vectors include
 // words pushed exactly on a CNN clock edge and within its picosecond rounding
 // (t-test-fifostream-notvga64x48-hwc-sc, the MAX78002 ones).
@@ -77,9 +77,14 @@ TEST_CASE("FIFO polls fast-forwarded and FIFO accesses run ahead: same cycles, s
     const nlohmann::json fast = run_polled(vector, work / "fast.json", config);
     const nlohmann::json exec = run_polled(vector, work / "exec.json", config + " --no-poll-fast-forward");
     const nlohmann::json synced = run_polled(vector, work / "synced.json", config + " --no-fifo-run-ahead");
+    // Both shortcuts off at once: every pass executed, every access synchronised.
+    const nlohmann::json neither =
+        run_polled(vector, work / "neither.json", config + " --no-poll-fast-forward --no-fifo-run-ahead");
     INFO(vector << (changed_costs ? " with changed CPU costs" : ""));
-    for (const nlohmann::json* slow : {&exec, &synced}) {
-        INFO((slow == &exec ? "--no-poll-fast-forward" : "--no-fifo-run-ahead"));
+    for (const nlohmann::json* slow : {&exec, &synced, &neither}) {
+        INFO((slow == &exec     ? "--no-poll-fast-forward"
+              : slow == &synced ? "--no-fifo-run-ahead"
+                                : "--no-poll-fast-forward --no-fifo-run-ahead"));
         CHECK(fast.at("cnn_cycles") == slow->at("cnn_cycles"));
         CHECK(fast.at("stall_cycles") == slow->at("stall_cycles"));
         CHECK(fast.at("cpu_instructions") == slow->at("cpu_instructions"));
