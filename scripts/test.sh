@@ -11,10 +11,10 @@
 #      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS),
 #      over the MAX78002 vectors (VECTORS_DIR-max78002, with their own expected
 #      failures) and over a small sample with the sanitizer build;
-#   4. the silicon anchors (ai8xsim-bench --anchors-only: every anchor within
+#   5. the silicon anchors (ai8xsim-bench --anchors-only: every anchor within
 #      its tolerance, docs/silicon-anchors.md);
-#   4. the same results from both builds on a sample (scripts/check-determinism.sh);
-#   5. the layer engine's thread pool under ThreadSanitizer (scripts/check-thread-pool-tsan.sh).
+#   6. the same results from both builds on a sample (scripts/check-determinism.sh);
+#   7. the layer engine's thread pool under ThreadSanitizer (scripts/check-thread-pool-tsan.sh).
 # Every step runs even if an earlier one failed; the exit code is non-zero if
 # any failed. Usage: scripts/test.sh [VECTORS_DIR]   (or AI8XSIM_VECTORS=...)
 set -uo pipefail
