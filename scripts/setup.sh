@@ -12,6 +12,8 @@ packages=(
   # simulator libraries
   libsystemc-dev libyaml-cpp-dev libeigen3-dev libspdlog-dev catch2
   libcli11-dev nlohmann-json3-dev libunicorn-dev
+  # camera inputs: PNG pictures for `run --camera`, gzip'd generator logs
+  libpng-dev zlib1g-dev
   # firmware toolchain for the generated cnn.c/main.c
   gcc-arm-none-eabi libnewlib-arm-none-eabi
   # `ai8xsim run --gdb` session test (docs/debugging.md)
