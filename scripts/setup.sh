@@ -14,6 +14,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libunicorn-dev
   # camera inputs: PNG pictures for `run --camera`, gzip'd generator logs
   libpng-dev zlib1g-dev
+  # the layer engine's SIMD kernel (Highway, runtime dispatch; model/engine/dot_kernel.*)
+  libhwy-dev
   # firmware toolchain for the generated cnn.c/main.c
   gcc-arm-none-eabi libnewlib-arm-none-eabi
   # `ai8xsim run --gdb` session test (docs/debugging.md)

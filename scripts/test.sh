@@ -10,7 +10,9 @@
 #      over the generator-options vectors (../shared/vectors-max78000-options,
 #      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS),
 #      over the MAX78002 vectors (VECTORS_DIR-max78002, with their own expected
-#      failures) and over a small sample with the sanitizer build;
+#      failures) and over a small sample with the sanitizer build, every
+#      convolution also computed by each SIMD target of the layer engine and
+#      its plain path, which must agree (AI8XSIM_DOT_KERNEL=check);
 #   5. the silicon anchors (ai8xsim-bench --anchors-only: every anchor within
 #      its tolerance, docs/silicon-anchors.md);
 #   6. the same results from both builds on a sample (scripts/check-determinism.sh);
@@ -131,6 +133,10 @@ step "thread pool (ThreadSanitizer)" "$repo/scripts/check-thread-pool-tsan.sh" "
 step "fuzzing (60 s per harness)" "$repo/scripts/fuzz.sh" 60 "$sanitize" "$release/ai8xsim"
 # --budget bounds the whole run: vectors not started in time count as failed.
 expected="$repo/testbench/conformance/expected_failures.txt"
+# Every convolution of the conformance runs is also computed by the plain path
+# and every SIMD target the machine runs; a difference fails the vector
+# (model/engine/dot_kernel.h, docs/determinism.md).
+export AI8XSIM_DOT_KERNEL=check
 step "conformance (release, all vectors)" conformance_release
 step "conformance (release, generator-options vectors)" conformance_options
 

@@ -1,11 +1,12 @@
-// A convolution layer's operands rearranged once per layer for the dot-product
-// kernel (dot_kernel.h), so the per-pixel work is a few block copies and dot
-// products instead of per-tap index arithmetic:
+// A convolution layer's operands rearranged once per layer for the matrix
+// product of dot_kernel.h, so the per-pixel work is vector multiply-adds
+// instead of per-tap index arithmetic:
 //
 //  * the input as one padded, channel-last int16 image: the values all weight
-//    processors see at one padded position sit next to each other;
-//  * the weights as one int16 row per output channel, in the same
-//    (kernel row, kernel column, channel) order and zero-padded to kDotLanes.
+//    processors see at one padded position sit next to each other, so a
+//    kernel row of a receptive field is one contiguous segment;
+//  * the weights packed in blocks of kBlockOutputs output channels, per
+//    kernel row and pair of segment values (ConvProblem says how).
 //
 // A "channel" here is one (weight processor, input pass) pair, numbered
 // processor * passes + pass, the order of LayerWeights.
@@ -14,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/engine/dot_kernel.h"
 #include "model/engine/input_fetch.h"
 #include "model/engine/kernel_fetch.h"
 
@@ -22,7 +24,12 @@ namespace ai8x {
 struct ConvImage {
     uint32_t rows = 0, cols = 0;  // padded geometry
     uint32_t channels = 0;
-    std::vector<int16_t> values;  // (row * cols + col) * channels + channel
+    // (row * cols + col) * channels + channel, then kImageSlack zeros.
+    std::vector<int16_t> values;
+
+    // An all-zero image of that geometry (slack included).
+    ConvImage(uint32_t rows, uint32_t cols, uint32_t channels);
+    int16_t* at(uint32_t row, uint32_t col) { return values.data() + (std::size_t{row} * cols + col) * channels; }
 };
 
 // Copies the planes of the weight processors into a zero-padded channel-last
@@ -31,29 +38,18 @@ struct ConvImage {
 ConvImage make_conv_image(const InputPlanes& in, const LayerWeights& weights, uint32_t pad_rows, uint32_t pad_cols,
                           uint32_t spread);
 
-struct ConvWeightRows {
-    uint32_t length = 0;          // taps * channels rounded up to kDotLanes
-    std::vector<int16_t> values;  // output * length + tap * channels + channel
-    const int16_t* row(uint32_t output) const { return values.data() + std::size_t{output} * length; }
+struct PackedWeights {
+    uint32_t kernel_rows = 0, row_pairs = 0, blocks = 0;
+    std::vector<int16_t> values;  // ConvProblem::weights
+
+    // Start of block `b`'s weights.
+    const int16_t* block(uint32_t b) const {
+        return values.data() + std::size_t{b} * kernel_rows * row_pairs * kBlockOutputs * 2;
+    }
 };
 
-ConvWeightRows make_weight_rows(const LayerWeights& weights);
-
-// Gathers the receptive fields of consecutive output pixels into rows of
-// `length` values (ConvWeightRows order), zero tail included: row p holds the
-// window of output pixel first + p, pixels numbered row-major over `out_cols`.
-class ReceptiveFields {
-public:
-    ReceptiveFields(const ConvImage& image, uint32_t kernel_rows, uint32_t kernel_cols, uint32_t out_cols,
-                    uint32_t length);
-    void gather(std::size_t first, std::size_t count);
-    const int16_t* row(std::size_t p) const { return rows_.data() + p * length_; }
-
-private:
-    const ConvImage& image_;
-    uint32_t kernel_rows_, kernel_cols_, out_cols_;
-    std::size_t length_;
-    std::vector<int16_t> rows_;
-};
+// Packs LayerWeights (output, processor, pass, tap) for kernels of
+// `kernel_rows` x `kernel_cols` taps.
+PackedWeights pack_weights(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols);
 
 }  // namespace ai8x

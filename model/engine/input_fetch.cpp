@@ -129,16 +129,6 @@ Plane stream_plane(const LayerConfig& c, const std::vector<uint32_t>& words, uns
     return out;
 }
 
-// What one processor read, apart from its planes: everything the warnings
-// need, gathered without touching shared state so processors can be fetched
-// on several threads and reported in order afterwards.
-struct ProcessorScan {
-    bool out_of_range = false;
-    uint64_t unwritten = 0, first_unwritten = 0;
-    uint32_t first_unwritten_px = 0;  // lowest pixel that read an unwritten word
-    int64_t last_written_px = -1;     // highest pixel that read a written word
-};
-
 // The words of a streaming layer, per (data memory instance, pass).
 using StreamReads = std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>>;
 
@@ -216,6 +206,53 @@ bool fetch_in_parallel(const LayerConfig& c, const InputWordSource* source, cons
 
 }  // namespace
 
+uint64_t book_input_reads(const AcceleratorState& state, const LayerConfig& c, const std::vector<ProcessorScan>& scans,
+                          std::vector<EngineWarning>& warnings) {
+    const DeviceConfig& dev = state.cfg;
+    const uint32_t pixels = c.in_rows * c.in_cols;
+    uint64_t word_reads = 0;
+    const auto layer = static_cast<std::size_t>(c.layer);
+    std::set<uint32_t> hwc_instances;
+    for (std::size_t i = 0; i < c.processors.size(); ++i) {
+        const LayerProcessor& p = c.processors[i];
+        const uint32_t instance = static_cast<uint32_t>(p.global) / dev.processors_per_data_sram;
+        const ProcessorScan& scan = scans[i];
+        if (c.chw_input) {
+            const uint64_t reads = uint64_t{c.passes} * ((pixels + 3) / 4);
+            word_reads += reads;
+            state.data_sram_arrays[instance].activity.by_layer[layer].reads += reads;
+        } else {
+            hwc_instances.insert(instance);
+        }
+        // Every pooled value the processor receives is written into its TRAM.
+        state.tram_arrays[p.global].activity.by_layer[layer].writes +=
+            uint64_t{c.passes} * c.pooled_rows * c.pooled_cols;
+        // The generator folds long (dilated) 1-D inputs into rows and leaves the
+        // rest of the last row unloaded; those reads only reach outputs past
+        // the network's, so an unwritten tail shorter than a row is not reported.
+        const bool partial_last_row =
+            scan.last_written_px < int64_t{scan.first_unwritten_px} && pixels - scan.first_unwritten_px < c.in_cols;
+        if (scan.unwritten && !partial_last_row)
+            warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
+                                "processor " + std::to_string(p.local) + " reads data memory instance " +
+                                    std::to_string(instance) + " word " + to_hex(scan.first_unwritten) +
+                                    " that neither the CPU nor a layer wrote (read pointer " + to_hex(c.read_base) +
+                                    ")",
+                                "unwritten_read", scan.unwritten});
+        if (scan.out_of_range)
+            warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
+                                "processor " + std::to_string(p.local) + " reads beyond data memory instance " +
+                                    std::to_string(instance) + " (read pointer " + to_hex(c.read_base) +
+                                    "); out-of-range words read as 0",
+                                "read_beyond_memory"});
+    }
+    // One HWC word feeds the four processors that share the instance.
+    for (uint32_t instance : hwc_instances)
+        state.data_sram_arrays[instance].activity.by_layer[layer].reads += uint64_t{pixels} * c.passes * c.operands;
+    word_reads += uint64_t{hwc_instances.size()} * pixels * c.passes * c.operands;
+    return word_reads;
+}
+
 InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c, std::vector<EngineWarning>& warnings,
                          const InputWordSource* source) {
     const DeviceConfig& dev = state.cfg;
@@ -254,45 +291,7 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c, st
     else
         for (std::size_t i = 0; i < c.processors.size(); ++i) fetch(i, 0);
 
-    const auto layer = static_cast<std::size_t>(c.layer);
-    std::set<uint32_t> hwc_instances;
-    for (std::size_t i = 0; i < c.processors.size(); ++i) {
-        const LayerProcessor& p = c.processors[i];
-        const uint32_t instance = static_cast<uint32_t>(p.global) / dev.processors_per_data_sram;
-        const ProcessorScan& scan = scans[i];
-        if (c.chw_input) {
-            const uint64_t reads = uint64_t{c.passes} * ((pixels + 3) / 4);
-            result.word_reads += reads;
-            state.data_sram_arrays[instance].activity.by_layer[layer].reads += reads;
-        } else {
-            hwc_instances.insert(instance);
-        }
-        // Every pooled value the processor receives is written into its TRAM.
-        state.tram_arrays[p.global].activity.by_layer[layer].writes +=
-            uint64_t{c.passes} * c.pooled_rows * c.pooled_cols;
-        // The generator folds long (dilated) 1-D inputs into rows and leaves the
-        // rest of the last row unloaded; those reads only reach outputs past
-        // the network's, so an unwritten tail shorter than a row is not reported.
-        const bool partial_last_row =
-            scan.last_written_px < int64_t{scan.first_unwritten_px} && pixels - scan.first_unwritten_px < c.in_cols;
-        if (scan.unwritten && !partial_last_row)
-            warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
-                                "processor " + std::to_string(p.local) + " reads data memory instance " +
-                                    std::to_string(instance) + " word " + to_hex(scan.first_unwritten) +
-                                    " that neither the CPU nor a layer wrote (read pointer " + to_hex(c.read_base) +
-                                    ")",
-                                "unwritten_read", scan.unwritten});
-        if (scan.out_of_range)
-            warnings.push_back({p.quadrant, c.layer, "LREG_RPTR_BASE",
-                                "processor " + std::to_string(p.local) + " reads beyond data memory instance " +
-                                    std::to_string(instance) + " (read pointer " + to_hex(c.read_base) +
-                                    "); out-of-range words read as 0",
-                                "read_beyond_memory"});
-    }
-    // One HWC word feeds the four processors that share the instance.
-    for (uint32_t instance : hwc_instances)
-        state.data_sram_arrays[instance].activity.by_layer[layer].reads += uint64_t{pixels} * c.passes * c.operands;
-    result.word_reads += uint64_t{hwc_instances.size()} * pixels * c.passes * c.operands;
+    result.word_reads = book_input_reads(state, c, scans, warnings);
     return result;
 }
 

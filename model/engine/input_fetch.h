@@ -34,6 +34,22 @@ public:
     virtual uint32_t word(uint32_t instance, uint64_t offset, uint64_t position) const = 0;
 };
 
+// What one processor read, apart from its values: everything the warnings
+// need, gathered without touching shared state so processors can be fetched
+// on several threads and reported in order afterwards.
+struct ProcessorScan {
+    bool out_of_range = false;
+    uint64_t unwritten = 0, first_unwritten = 0;
+    uint32_t first_unwritten_px = 0;  // lowest pixel that read an unwritten word
+    int64_t last_written_px = -1;     // highest pixel that read a written word
+};
+
+// Books what the processors of `cfg` read (scans[i]: processor i's): data
+// memory and TRAM activity, and the warnings, processor by processor in the
+// order of a plain loop. Returns the data memory words read.
+uint64_t book_input_reads(const AcceleratorState& state, const LayerConfig& cfg,
+                          const std::vector<ProcessorScan>& scans, std::vector<EngineWarning>& warnings);
+
 // Reads, pools and combines the inputs of every processor of `cfg`. Reads that
 // fall outside data memory yield 0 and add one warning per processor. With a
 // `source`, every pooled position reads its window through it instead of data

@@ -32,6 +32,47 @@ uint64_t calcx4_word(const LayerConfig& c, uint64_t word, uint32_t block_stride)
     return i / c.calcx4_block * block_stride + i % c.calcx4_block + first / kCalcx4Outputs;
 }
 
+// Reads kernels from one processor's kernel memory, noting what the layer's
+// warnings need. Everything the loop reads is held in members (not reached
+// through references): the int8_t stores of the weights may alias anything,
+// and would otherwise make the compiler reload it on every tap.
+struct KernelReader {
+    const KernelWord* words;
+    const uint8_t* written;
+    uint64_t kernel_words;
+    const LayerConfig& c;
+    uint32_t block_stride;
+    bool out_of_range = false;
+    bool any_written = false;  // a kernel word of this layer that some load wrote
+    uint64_t first_word = ~uint64_t{0};
+
+    // The word holding byte stream word `plain` (calcx4 moves it to its block).
+    uint64_t word_of(uint64_t plain) const { return c.calcx4 ? calcx4_word(c, plain, block_stride) : plain; }
+
+    // Decodes `taps` weights into dst[0..taps): taps are stored last-first in
+    // the byte stream, so tap t is byte last_byte - t; byte b sits in plain
+    // word b / 9 at KernelWord[8 - b % 9]. Words beyond the memory leave 0.
+    void read(uint64_t last_byte, uint32_t taps, const int8_t* decode, int8_t* dst) {
+        uint64_t plain = last_byte / 9;
+        unsigned position = static_cast<unsigned>(last_byte % 9);
+        uint64_t word = word_of(plain);
+        for (uint32_t t = 0; t < taps; ++t) {
+            if (word >= kernel_words) {
+                out_of_range = true;
+            } else {
+                dst[t] = decode[words[word][8 - position]];
+                any_written = any_written || written[word];
+                first_word = std::min(first_word, word);
+            }
+            if (t + 1 == taps) break;
+            if (position-- == 0) {  // the byte before is the last of the previous word
+                position = 8;
+                word = word_of(--plain);
+            }
+        }
+    }
+};
+
 // Depth-wise: in pass j, processor i convolves its input channel with the
 // kernel at the pass's address (what a convolution would read for output 0 of
 // pass j) into output channel j * processors + i. As a dense weight set every
@@ -89,11 +130,8 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
         }
     for (uint32_t i = 0; i < w.processors; ++i) {
         const LayerProcessor& p = c.processors[w.processor_index[i]];
-        const std::vector<KernelWord>& mem = state.kernel[p.global];
-        bool out_of_range = false;
-        bool any_written = false;  // a kernel word of this layer that some load wrote
-        const std::vector<uint8_t>& written = state.kernel_written[p.global];
-        uint64_t first_word = ~uint64_t{0};
+        KernelReader reader{state.kernel[p.global].data(), state.kernel_written[p.global].data(), kernel_words, c,
+                            kernel_block_stride};
         for (uint32_t o = 0; o < w.outputs; ++o) {
             for (uint32_t j = 0; j < w.passes; ++j) {
                 const uint64_t address = c.mask_start + calcx4_kernel(c, o, j, w.passes) * bits;
@@ -101,20 +139,11 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
                 const uint64_t first_byte = (address >> 3) * slot + c.oned_start_byte;
                 const int8_t* decode = &decoded[std::size_t{(address & 7) / bits} * 256];
                 int8_t* dst = &w.values[((static_cast<std::size_t>(o) * w.processors + i) * w.passes + j) * w.taps];
-                for (uint32_t t = 0; t < w.taps; ++t) {
-                    // Taps are stored last-first in the byte stream.
-                    const uint64_t byte = first_byte + (slot - 1 - t);
-                    const uint64_t word = c.calcx4 ? calcx4_word(c, byte / 9, kernel_block_stride) : byte / 9;
-                    if (word >= kernel_words) {
-                        out_of_range = true;
-                        continue;
-                    }
-                    dst[t] = decode[mem[word][8 - byte % 9]];
-                    any_written = any_written || written[word];
-                    first_word = std::min(first_word, word);
-                }
+                reader.read(first_byte + (slot - 1), w.taps, decode, dst);
             }
         }
+        const bool out_of_range = reader.out_of_range, any_written = reader.any_written;
+        const uint64_t first_word = reader.first_word;
         if (!any_written && first_word != ~uint64_t{0})
             warnings.push_back({p.quadrant, c.layer, "LREG_ENA",
                                 "processor " + std::to_string(p.local) +

@@ -13,31 +13,28 @@ namespace ai8x {
 
 namespace {
 
-// Host-side blocking sizes, not chip properties: the receptive-field rows of
-// one pixel tile stay within a typical L2 cache, and the buffered results of
-// one block of outputs stay bounded even for absurd programmed geometries.
-constexpr std::size_t kTileBytes = std::size_t{128} * 1024;
-constexpr std::size_t kMaxBufferedResults = std::size_t{1} << 22;
+// Host-side bound, not a chip property: the buffered results of one group of
+// output blocks stay under this many bytes even for absurd programmed
+// geometries (larger layers are computed a group of blocks at a time).
+constexpr std::size_t kMaxBufferedBytes = std::size_t{1} << 22;
 
-// Host-side threading threshold: a share of a layer's dot products handed to
-// another thread is at least this many multiply lanes (int16 products, kernel
-// padding included), about 0.1 ms of one core's work, so the hand-off (a few
-// microseconds) stays small against it. Smaller layers stay on one thread.
-constexpr std::size_t kMinLanesPerShare = std::size_t{1} << 20;
+// Host-side threading threshold: a share of a layer's pixels handed to
+// another thread is at least this many multiply lanes (padding included),
+// about 0.05 ms of one core's work, so the hand-off (a few microseconds)
+// stays small against it. Smaller layers stay on one thread.
+constexpr std::size_t kMinLanesPerShare = std::size_t{1} << 21;
 // Shares per thread: items are claimed dynamically, so a few per thread even
 // out a thread that starts late or is interrupted by other processes.
 constexpr std::size_t kSharesPerThread = 4;
 
-// The pixel count of one parallel share of a block of outputs whose pixels
-// each cost `lanes_per_pixel`, or 0 when the block is too small to split
-// (fewer than two shares of kMinLanesPerShare). At most `tile`, the
-// single-thread tile that keeps receptive fields in cache, unless that tile is
-// less work than kMinLanesPerShare (few outputs).
-std::size_t parallel_tile(std::size_t pixels, std::size_t tile, std::size_t lanes_per_pixel, unsigned threads) {
+// The pixel count of one parallel share of `pixels` pixels that cost
+// `lanes_per_pixel` each, or 0 when the work is too small to split (fewer
+// than two shares of kMinLanesPerShare).
+std::size_t parallel_share(std::size_t pixels, std::size_t lanes_per_pixel, unsigned threads) {
     if (threads < 2 || lanes_per_pixel == 0) return 0;
     const std::size_t least = (kMinLanesPerShare + lanes_per_pixel - 1) / lanes_per_pixel;
     const std::size_t balanced = (pixels + threads * kSharesPerThread - 1) / (threads * kSharesPerThread);
-    const std::size_t share = std::max(least, std::min(tile, balanced));
+    const std::size_t share = std::max(least, balanced);
     return (pixels + share - 1) / share >= 2 ? share : 0;
 }
 
@@ -87,12 +84,26 @@ int64_t depthwise_bias(const AcceleratorState& state, const LayerConfig& cfg, co
     return 0;
 }
 
-// 32-bit output keeps the full accumulator (no shift, no saturation); the
-// activation still removes negative values.
-int32_t wide_result(int64_t acc, arith::Activation act) {
-    if (acc < 0 && act == arith::Activation::ReLU) acc = 0;
-    if (acc < 0 && act == arith::Activation::Abs) acc = -acc;
-    return arith::wide_output(acc);
+// Every output's bias, read before any output is written. A bias warning is
+// held back and reported just before the writes of the output that raised
+// it, so warnings keep the order of a channel-by-channel computation.
+struct LayerBiases {
+    std::vector<int32_t> values;  // one per output, zeros up to whole blocks
+    std::vector<EngineWarning> warnings;
+    uint32_t warning_output;  // the output whose writes the warnings precede
+};
+
+LayerBiases layer_biases(const AcceleratorState& state, const LayerConfig& cfg, const LayerWeights& weights,
+                         uint32_t blocks) {
+    LayerBiases b{std::vector<int32_t>(std::size_t{blocks} * kBlockOutputs, 0), {}, weights.outputs};
+    bool warned = false;
+    for (uint32_t o = 0; o < weights.outputs; ++o) {
+        // At most one scaled byte per quadrant (dot_kernel.h): int32 holds it.
+        b.values[o] = static_cast<int32_t>(cfg.depthwise ? depthwise_bias(state, cfg, weights, o, b.warnings, warned)
+                                                         : bias_for(state, cfg, o, b.warnings, warned));
+        if (warned && b.warning_output == weights.outputs) b.warning_output = o;
+    }
+    return b;
 }
 
 // Activity of a convolution (docs/activity.md): every weight processor applies
@@ -113,119 +124,105 @@ void count_convolution_activity(const AcceleratorState& state, const LayerConfig
         state.bias_arrays[b.quadrant].activity.by_layer[layer].reads += pixels * weights.outputs;
 }
 
+// Computes every pixel of `p` into `results`, in shares over the pool's
+// threads when the work is large enough; each pixel writes only its own row.
+void compute_all_pixels(WorkerPool* pool, const ConvProblem& p, std::size_t pixels, void* results, int layer) {
+    const std::size_t lanes = result_stride(p) * 2 * p.kernel_rows * p.row_pairs;
+    const std::size_t share = pool ? parallel_share(pixels, lanes, pool->threads()) : 0;
+    if (share == 0) return compute_pixels(p, 0, pixels, results);
+    const std::size_t bytes = result_stride(p) * (p.wide ? sizeof(int32_t) : sizeof(int8_t));
+    const bool shared = pool->for_each((pixels + share - 1) / share, [&](std::size_t item, unsigned) {
+        const std::size_t first = item * share;
+        compute_pixels(p, first, std::min(share, pixels - first), static_cast<char*>(results) + first * bytes);
+    });
+    if (shared)
+        spdlog::debug("layer {}: shared by {} threads, {} pixels per share", layer, pool->threads(), share);
+    else
+        spdlog::debug("layer {}: kept on the calling thread (no spare core)", layer);
+}
+
+// Writes outputs [first, end) from `results` (rows of `stride` values, the
+// first column being output `first`) in the order in which overlapping
+// writes must land: channel by channel, pixel by pixel. 8-bit outputs go a
+// group of up to four channel positions sharing their words at a time
+// (OutputWriter::write8_group: the same memory as channel by channel).
+void write_outputs(const LayerConfig& cfg, const ConvProblem& p, const void* results, uint32_t first, uint32_t end,
+                   std::size_t pixels, OutputWriter& out, LayerBiases& biases, std::vector<EngineWarning>& warnings) {
+    const std::size_t stride = result_stride(p);
+    for (uint32_t o = first; o < end;) {
+        const uint32_t t = o % cfg.channel_positions;
+        const uint64_t pass_offset = uint64_t{o / cfg.channel_positions} * cfg.write_pass_offset;
+        // Outputs o .. o + n - 1: the same pass and group of four positions, no bias warning inside.
+        uint32_t n = 1;
+        while (!cfg.wide_output && o + n < end && (t + n) % 4 != 0 && t + n < cfg.channel_positions &&
+               o + n != biases.warning_output)
+            ++n;
+        if (o == biases.warning_output) warnings.insert(warnings.end(), biases.warnings.begin(), biases.warnings.end());
+        if (!cfg.wide_output) {
+            const int8_t* columns = static_cast<const int8_t*>(results) + (o - first);
+            out.write8_group(cfg.lead_quadrant, cfg.write_base, t, n, pass_offset, cfg.write_stride, columns, stride,
+                             pixels);
+        } else {
+            const int32_t* column = static_cast<const int32_t*>(results) + (o - first);
+            for (std::size_t k = 0; k < pixels; ++k)
+                out.write32(cfg.lead_quadrant, cfg.write_base, t, k * cfg.write_stride + pass_offset,
+                            column[k * stride]);
+        }
+        o += n;
+    }
+}
+
+// The layer's operands for the kernel; `image`, `weights` and `biases` must
+// outlive the result.
+ConvProblem conv_problem(const LayerConfig& cfg, const ConvImage& image, const PackedWeights& weights,
+                         const LayerBiases& biases, uint32_t out_cols) {
+    ConvProblem p;
+    p.image = image.values.data();
+    p.image_cols = image.cols;
+    p.channels = image.channels;
+    p.kernel_rows = weights.kernel_rows;
+    p.row_pairs = weights.row_pairs;
+    p.out_cols = out_cols;
+    p.weights = weights.values.data();
+    p.blocks = weights.blocks;
+    p.bias = biases.values.data();
+    p.output_shift = cfg.output_shift;
+    p.activation = cfg.activation;
+    p.wide = cfg.wide_output;
+    return p;
+}
+
 }  // namespace
 
-void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, const InputPlanes& in,
+void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, const ConvImage& image,
                          const LayerWeights& weights, OutputWriter& out, LayerStats& stats,
                          std::vector<EngineWarning>& warnings) {
-    const uint32_t spread = cfg.conv_transpose ? 2 : 1;
-    const uint32_t prow = in.rows * spread + 2 * cfg.pad_rows;
-    const uint32_t pcol = in.cols * spread + 2 * cfg.pad_cols;
-    if (prow < cfg.kernel_rows || pcol < cfg.kernel_cols) {
+    if (image.rows < cfg.kernel_rows || image.cols < cfg.kernel_cols) {
         warnings.push_back(
             {cfg.lead_quadrant, cfg.layer, "LREG_RCNT", "padded input smaller than the kernel; nothing computed"});
         return;
     }
-    const uint32_t orow = prow - cfg.kernel_rows + 1;
-    const uint32_t ocol = pcol - cfg.kernel_cols + 1;
-    stats.out_rows = orow;
-    stats.out_cols = ocol;
+    stats.out_rows = image.rows - cfg.kernel_rows + 1;
+    stats.out_cols = image.cols - cfg.kernel_cols + 1;
+    const std::size_t pixels = std::size_t{stats.out_rows} * stats.out_cols;
+    const PackedWeights packed = pack_weights(weights, cfg.kernel_rows, cfg.kernel_cols);
+    LayerBiases biases = layer_biases(state, cfg, weights, packed.blocks);
+    const ConvProblem layer = conv_problem(cfg, image, packed, biases, stats.out_cols);
 
-    const ConvImage image = make_conv_image(in, weights, cfg.pad_rows, cfg.pad_cols, spread);
-    const ConvWeightRows weight_rows = make_weight_rows(weights);
-    ReceptiveFields fields(image, cfg.kernel_rows, cfg.kernel_cols, ocol, weight_rows.length);
-
-    // Biases are needed before any output is written; a bias warning is held
-    // back and reported just before the writes of the output that raised it,
-    // so warnings keep the order of a channel-by-channel computation.
-    bool bias_warned = false;
-    std::vector<EngineWarning> bias_warnings;
-    uint32_t bias_warning_output = weights.outputs;
-    std::vector<int64_t> bias(weights.outputs);
-    for (uint32_t o = 0; o < weights.outputs; ++o) {
-        bias[o] = cfg.depthwise ? depthwise_bias(state, cfg, weights, o, bias_warnings, bias_warned)
-                                : bias_for(state, cfg, o, bias_warnings, bias_warned);
-        if (bias_warned && bias_warning_output == weights.outputs) bias_warning_output = o;
-    }
-
-    // Results are computed tile by tile (all outputs of a block per tile, so
-    // each receptive field is gathered once) but written output-major, pixel by
-    // pixel, the order in which overlapping writes must land.
-    const std::size_t pixels = static_cast<std::size_t>(orow) * ocol;
-    const std::size_t row_bytes = std::size_t{weight_rows.length} * sizeof(int16_t);
-    const std::size_t tile = std::clamp<std::size_t>(kTileBytes / std::max<std::size_t>(row_bytes, 1), 1, pixels);
-    const uint32_t block = static_cast<uint32_t>(
-        std::clamp<std::size_t>(kMaxBufferedResults / pixels, 1, std::max<uint32_t>(weights.outputs, 1)));
-    std::vector<int32_t> results(std::size_t{block} * pixels);
-    // The dot products of `count` pixels from `first` whose receptive fields
-    // are in `rows`, for outputs [first_output, end_output): each pixel's
-    // results go to its own entries of `results`, whatever thread runs it.
-    auto compute_tile = [&](const ReceptiveFields& rows, std::size_t first, std::size_t count, uint32_t first_output,
-                            uint32_t end_output) {
-        // Copied into locals: a store into the results could otherwise alias
-        // the captured values and force the compiler to reload them.
-        const std::size_t length = weight_rows.length, stride = pixels;
-        const int64_t* const bias_values = bias.data();
-        int32_t* const out_values = results.data();
-        const bool wide = cfg.wide_output;
-        const int shift = cfg.output_shift;
-        const arith::Activation activation = cfg.activation;
-        for (uint32_t o = first_output; o < end_output; o += kDotMaxRows) {
-            const unsigned n = std::min<uint32_t>(kDotMaxRows, end_output - o);
-            const int16_t* w[kDotMaxRows];
-            for (unsigned r = 0; r < n; ++r) w[r] = weight_rows.row(o + r);
-            int32_t* const dst = out_values + (o - first_output) * stride + first;
-            for (std::size_t p = 0; p < count; ++p) {
-                int64_t sums[kDotMaxRows];
-                for (unsigned r = 0; r < n; ++r) sums[r] = bias_values[o + r];
-                accumulate_dots(rows.row(p), w, n, length, sums);
-                for (unsigned r = 0; r < n; ++r)
-                    dst[r * stride + p] =
-                        wide ? wide_result(sums[r], activation) : arith::finish_output(sums[r], shift, activation);
-            }
-        }
-    };
-    WorkerPool* pool = state.compute_pool;
-    std::vector<ReceptiveFields> slot_fields;  // one gather buffer per thread of the pool
-    for (uint32_t first_output = 0; first_output < weights.outputs; first_output += block) {
-        const uint32_t end_output = std::min(weights.outputs, first_output + block);
-        const std::size_t split =
-            pool ? parallel_tile(pixels, tile, std::size_t{end_output - first_output} * weight_rows.length,
-                                 pool->threads())
-                 : 0;
-        if (split == 0) {
-            for (std::size_t first = 0; first < pixels; first += tile) {
-                const std::size_t count = std::min(tile, pixels - first);
-                fields.gather(first, count);
-                compute_tile(fields, first, count, first_output, end_output);
-            }
-        } else {
-            while (slot_fields.size() < pool->threads())
-                slot_fields.emplace_back(image, cfg.kernel_rows, cfg.kernel_cols, ocol, weight_rows.length);
-            const bool shared = pool->for_each((pixels + split - 1) / split, [&](std::size_t item, unsigned slot) {
-                const std::size_t first = item * split, count = std::min(split, pixels - first);
-                slot_fields[slot].gather(first, count);
-                compute_tile(slot_fields[slot], first, count, first_output, end_output);
-            });
-            if (shared)
-                spdlog::debug("layer {}: outputs {}..{} shared by {} threads, {} pixels per share", cfg.layer,
-                              first_output, end_output - 1, pool->threads(), split);
-            else
-                spdlog::debug("layer {}: outputs {}..{} kept on the calling thread (no spare core)", cfg.layer,
-                              first_output, end_output - 1);
-        }
-        for (uint32_t o = first_output; o < end_output; ++o) {
-            if (o == bias_warning_output) warnings.insert(warnings.end(), bias_warnings.begin(), bias_warnings.end());
-            const uint32_t t = o % cfg.channel_positions;
-            const uint64_t pass_offset = uint64_t{o / cfg.channel_positions} * cfg.write_pass_offset;
-            const int32_t* value = &results[(o - first_output) * pixels];
-            if (!cfg.wide_output) {
-                out.write8_series(cfg.lead_quadrant, cfg.write_base, t, pass_offset, cfg.write_stride, value, pixels);
-                continue;
-            }
-            for (std::size_t n = 0; n < pixels; ++n)
-                out.write32(cfg.lead_quadrant, cfg.write_base, t, n * cfg.write_stride + pass_offset, value[n]);
-        }
+    // Groups of output blocks whose results fit the buffer, computed then written.
+    const std::size_t block_bytes = pixels * kBlockOutputs * (cfg.wide_output ? sizeof(int32_t) : sizeof(int8_t));
+    const uint32_t group = static_cast<uint32_t>(
+        std::clamp<std::size_t>(kMaxBufferedBytes / block_bytes, 1, std::max<uint32_t>(packed.blocks, 1)));
+    std::vector<char> results(std::size_t{group} * block_bytes);
+    for (uint32_t first = 0; first < packed.blocks; first += group) {
+        ConvProblem part = layer;
+        part.blocks = std::min(group, packed.blocks - first);
+        part.weights = packed.block(first);
+        part.bias = biases.values.data() + std::size_t{first} * kBlockOutputs;
+        compute_all_pixels(state.compute_pool, part, pixels, results.data(), cfg.layer);
+        const uint32_t first_output = first * kBlockOutputs;
+        const uint32_t end_output = std::min<uint32_t>(weights.outputs, first_output + part.blocks * kBlockOutputs);
+        write_outputs(cfg, part, results.data(), first_output, end_output, pixels, out, biases, warnings);
     }
     stats.macs = uint64_t{pixels} * weights.outputs * weights.processors * weights.passes * weights.taps;
     count_convolution_activity(state, cfg, weights, pixels);

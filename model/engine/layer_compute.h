@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "model/accel_state.h"
+#include "model/engine/conv_layout.h"
 #include "model/engine/input_fetch.h"
 #include "model/engine/kernel_fetch.h"
 #include "model/engine/layer_config.h"
@@ -15,9 +16,10 @@
 namespace ai8x {
 
 // Sums every mask-enabled processor's contribution into each output channel
-// position, adds the bias, scales/activates and writes the result. Fills the
-// output geometry and MAC count of `stats`.
-void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, const InputPlanes& in,
+// position, adds the bias, scales/activates and writes the result. `image`:
+// the input of the weight processors, padded (and spread for transposed
+// convolution). Fills the output geometry and MAC count of `stats`.
+void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, const ConvImage& image,
                          const LayerWeights& weights, OutputWriter& out, LayerStats& stats,
                          std::vector<EngineWarning>& warnings);
 

@@ -3,7 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <optional>
 
+#include "model/engine/image_fetch.h"
 #include "model/engine/input_fetch.h"
 #include "model/engine/kernel_fetch.h"
 #include "model/engine/layer_compute.h"
@@ -141,18 +143,29 @@ LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warning
         warnings.push_back(
             {cfg->lead_quadrant, layer, "LREG_STREAM1", "streaming layer computed as if all input were in memory"});
 
-    const InputPlanes input = fetch_inputs(state_, *cfg, warnings, hooks.input);
-    stats.input_reads = input.word_reads;
     OutputWriter writer(state_, *cfg, warnings);
     writer.set_sink(hooks.output);
-    if (cfg->convolution) {
-        const LayerWeights weights = fetch_weights(state_, *cfg, warnings);
-        compute_convolution(state_, *cfg, input, weights, writer, stats, warnings);
-        if (captured_) captured_->push_back(read_back(*cfg, weights.outputs, stats, writer));
-    } else {
+    if (!cfg->convolution) {
+        const InputPlanes input = fetch_inputs(state_, *cfg, warnings, hooks.input);
+        stats.input_reads = input.word_reads;
         compute_passthrough(*cfg, input, writer, stats);
         if (captured_) captured_->push_back(read_back_passthrough(*cfg, input.passes, stats, writer));
+        return stats;
     }
+    // Inputs before weights: the order of their warnings.
+    const uint32_t spread = cfg->conv_transpose ? 2 : 1;
+    std::optional<InputPlanes> planes;
+    std::optional<ConvImage> image;
+    if (reads_image_directly(*cfg, hooks.input)) {
+        image = fetch_conv_image(state_, *cfg, spread, warnings, stats.input_reads);
+    } else {
+        planes = fetch_inputs(state_, *cfg, warnings, hooks.input);
+        stats.input_reads = planes->word_reads;
+    }
+    const LayerWeights weights = fetch_weights(state_, *cfg, warnings);
+    if (!image) image = make_conv_image(*planes, weights, cfg->pad_rows, cfg->pad_cols, spread);
+    compute_convolution(state_, *cfg, *image, weights, writer, stats, warnings);
+    if (captured_) captured_->push_back(read_back(*cfg, weights.outputs, stats, writer));
     return stats;
 }
 

@@ -47,17 +47,34 @@ public:
 
     // Writes one 8-bit result into byte lane t % 4 of its word.
     void write8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t value);
-    // Writes `count` 8-bit results of output channel position t: value k
-    // (truncated to 8 bits) at word_offset first + k * stride, in order. The
-    // same as write8() for each k in turn.
-    void write8_series(int quadrant, uint32_t base, uint32_t t, uint64_t first, uint64_t stride, const int32_t* values,
-                       std::size_t count);
+    // Writes `count` 8-bit results of output channel position t: value k,
+    // values[k * value_stride], at word_offset first + k * stride, in order.
+    // The same as write8() for each k in turn.
+    void write8_series(int quadrant, uint32_t base, uint32_t t, uint64_t first, uint64_t stride, const int8_t* values,
+                       std::size_t value_stride, std::size_t count);
+    // Writes the 8-bit results of the `n` channel positions t, t + 1, ...
+    // (at most four, all in t's group of four: t / 4 == (t + n - 1) / 4) for
+    // `count` pixels: position t + k's value of pixel p is values[p *
+    // value_stride + k], at word_offset first + p * stride. The same as
+    // write8_series() for t, t + 1, ... in turn (each byte lane belongs to one
+    // position, so pixel by pixel gives the same words), one word store per
+    // pixel when the series lie in one stretch of storage.
+    void write8_group(int quadrant, uint32_t base, uint32_t t, unsigned n, uint64_t first, uint64_t stride,
+                      const int8_t* values, std::size_t value_stride, std::size_t count);
     // Writes one 32-bit result into its own word.
     void write32(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int32_t value);
     // Reads back what write8/write32 stored at the same place (for layer dumps);
     // false when the place lies outside data memory.
     bool read8(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int8_t& value);
     bool read32(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, int32_t& value);
+
+    // Consecutive words of storage a series of writes lands in (stretch()).
+    struct Stretch {
+        std::size_t count = 0;
+        uint32_t* words = nullptr;
+        uint8_t* written = nullptr;
+        uint32_t instance = 0;
+    };
 
     // Streaming producer: every write (and read-back) goes to `sink` instead of data memory.
     void set_sink(OutputWordSink* sink) { sink_ = sink; }
@@ -67,6 +84,15 @@ private:
     // `written` is given (a sink keeps its own record, see OutputWordSink).
     bool locate(int quadrant, uint32_t base, uint32_t t, uint64_t word_offset, uint32_t*& word,
                 uint8_t** written = nullptr);
+
+    // Where a series of writes can go in one loop: of the `count` words
+    // first, first + stride, ... of channel position t, how many from the
+    // first on lie in one piece of storage (`words`, their flags `written`,
+    // in `instance`); 0 when the first does not. A ring (sink) gives all or
+    // nothing.
+    Stretch stretch(uint32_t base, uint32_t t, uint64_t first, uint64_t stride, std::size_t count);
+    // Whether every word of such a series lies in storage (none is dropped).
+    bool series_stored(uint32_t base, uint32_t t, uint64_t first, uint64_t stride, std::size_t count);
 
     void warn_sink_outside(int quadrant, uint64_t start, uint32_t t, uint64_t word_offset);
     void warn_beyond_memory(int quadrant, uint64_t pointer, uint32_t t);

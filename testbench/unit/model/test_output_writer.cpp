@@ -47,19 +47,28 @@ SeriesOutcome run_writes(const LayerConfig& cfg, const std::function<void(Accele
     return out;
 }
 
-std::vector<int32_t> values(std::size_t n) {
-    std::vector<int32_t> v(n);
-    for (std::size_t k = 0; k < n; ++k) v[k] = static_cast<int32_t>(k * 37 % 256) - 128 + (k % 3 == 0 ? 1000 : 0);
+std::vector<int8_t> values(std::size_t n) {
+    std::vector<int8_t> v(n);
+    for (std::size_t k = 0; k < n; ++k) v[k] = static_cast<int8_t>(static_cast<int>(k * 37 % 256) - 128);
     return v;
 }
 
+// The series' values as column 1 of rows of three, as a layer's result rows hold them.
+constexpr std::size_t kValueStride = 3;
+std::vector<int8_t> in_rows(const std::vector<int8_t>& v) {
+    std::vector<int8_t> rows(v.size() * kValueStride, 99);
+    for (std::size_t k = 0; k < v.size(); ++k) rows[k * kValueStride + 1] = v[k];
+    return rows;
+}
+
 void check_same(const LayerConfig& cfg, uint32_t base, uint32_t t, uint64_t first, uint64_t stride, std::size_t n) {
-    const std::vector<int32_t> v = values(n);
+    const std::vector<int8_t> v = values(n), rows = in_rows(v);
     const SeriesOutcome one_by_one = run_writes(cfg, [&](AcceleratorState&, OutputWriter& w) {
-        for (std::size_t k = 0; k < n; ++k) w.write8(0, base, t, first + k * stride, static_cast<int8_t>(v[k]));
+        for (std::size_t k = 0; k < n; ++k) w.write8(0, base, t, first + k * stride, v[k]);
     });
-    const SeriesOutcome series = run_writes(
-        cfg, [&](AcceleratorState&, OutputWriter& w) { w.write8_series(0, base, t, first, stride, v.data(), n); });
+    const SeriesOutcome series = run_writes(cfg, [&](AcceleratorState&, OutputWriter& w) {
+        w.write8_series(0, base, t, first, stride, rows.data() + 1, kValueStride, n);
+    });
     CHECK(series.words == one_by_one.words);
     CHECK(series.written == one_by_one.written);
     CHECK(series.writes == one_by_one.writes);
@@ -98,7 +107,7 @@ TEST_CASE("output series writes equal single writes into a streaming ring", "[en
     cfg.layer = 0;
     cfg.write_group_offset = 0;
     const uint32_t start = 16, size = 6, inst = 1;
-    const std::vector<int32_t> v = values(25);
+    const std::vector<int8_t> v = values(25), rows = in_rows(v);
     // What the consumer would read from every ring slot at several progress
     // counts, and the memory the ring leaves behind.
     const auto ring_view = [&](bool as_series, uint32_t base_word) {
@@ -112,10 +121,9 @@ TEST_CASE("output series writes equal single writes into a streaming ring", "[en
             writer.set_sink(&ring);
             for (uint32_t t = 0; t < 4; ++t) {
                 if (as_series)
-                    writer.write8_series(0, base, t, 3, 2, v.data(), v.size());
+                    writer.write8_series(0, base, t, 3, 2, rows.data() + 1, kValueStride, v.size());
                 else
-                    for (std::size_t k = 0; k < v.size(); ++k)
-                        writer.write8(0, base, t, 3 + k * 2, static_cast<int8_t>(v[k]));
+                    for (std::size_t k = 0; k < v.size(); ++k) writer.write8(0, base, t, 3 + k * 2, v[k]);
             }
         }
         std::vector<uint32_t> seen;
