@@ -262,7 +262,6 @@ InputPlanes fetch_inputs(const AcceleratorState& state, const LayerConfig& c, st
     result.passes = c.passes;
     result.planes.resize(c.processors.size());
 
-    const uint32_t pixels = c.in_rows * c.in_cols;
     if (c.chw_input && (c.passes > 1 || c.operands > 1))
         warnings.push_back({c.lead_quadrant, c.layer, "LREG_LCTL",
                             "CHW input combined with multi-pass or element-wise operands is not "

@@ -6,7 +6,7 @@
 namespace ai8x {
 
 OutputWriter::OutputWriter(AcceleratorState& state, const LayerConfig& cfg, std::vector<EngineWarning>& warnings)
-    : state_(state), cfg_(cfg), warnings_(warnings), writes_(state.data_sram_arrays.size(), 0) {
+    : state_(state), cfg_(cfg), writes_(state.data_sram_arrays.size(), 0), warnings_(warnings) {
     word_bits_ = state.cfg.data_sram.pointer_shift();
 }
 
