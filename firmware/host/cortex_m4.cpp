@@ -80,6 +80,14 @@ void CortexM4::start_of_simulation() {
     }
 }
 
+// A loop polling a register the model lacks would print a line per pass: the
+// first access of each kind to each register is a warning, the rest counted.
+void CortexM4::warn_unmodelled_register(const char* access, uint64_t offset) {
+    const std::string reg = hex32(uint32_t(SystemControlSpace::kBase + offset));
+    unmodelled_.warn(fmt::format("{} of unmodelled system register {}", access, reg),
+                     fmt::format("{}: {} of unmodelled system register {} at {}", name(), access, reg, describe(pc_)));
+}
+
 void CortexM4::map_system_control_space() {
     // The user data of the callbacks is the core itself: the SCS is not a bus window.
     check_uc(uc_mmio_map(
@@ -87,17 +95,14 @@ void CortexM4::map_system_control_space() {
                  [](uc_engine*, uint64_t off, unsigned, void* w) -> uint64_t {
                      auto* cpu = static_cast<CortexM4*>(w);
                      uint32_t v = 0;
-                     if (!cpu->scs_.read(uint32_t(off & ~3u), v))
-                         spdlog::warn("{}: read of unmodelled system register {} at {}", cpu->name(),
-                                      hex32(uint32_t(SystemControlSpace::kBase + off)), cpu->describe(cpu->pc_));
+                     if (!cpu->scs_.read(uint32_t(off & ~3u), v)) cpu->warn_unmodelled_register("read", off);
                      return v >> (8 * (off & 3));
                  },
                  this,
                  [](uc_engine*, uint64_t off, unsigned, uint64_t value, void* w) {
                      auto* cpu = static_cast<CortexM4*>(w);
                      if (!cpu->scs_.write(uint32_t(off & ~3u), uint32_t(value)))
-                         spdlog::warn("{}: write of unmodelled system register {} at {}", cpu->name(),
-                                      hex32(uint32_t(SystemControlSpace::kBase + off)), cpu->describe(cpu->pc_));
+                         cpu->warn_unmodelled_register("write", off);
                  },
                  this),
              "mapping the system control space");

@@ -18,6 +18,7 @@
 #include "firmware/host/system_control_space.h"
 #include "firmware/host/unicorn_cpu.h"
 #include "tlm/device_config.h"
+#include "tlm/repeated_warnings.h"
 
 namespace ai8x {
 
@@ -83,6 +84,7 @@ private:
     void debug_boundary();
     void begin_step();
     void end_step();
+    void warn_unmodelled_register(const char* access, uint64_t offset);
     static void hook_step(uc_struct*, uint64_t address, uint32_t size, void* self);
     void note_watch_hit(const Watch& w);
     void bus_access_watched(tlm::tlm_command cmd, uint32_t address, unsigned size) override;
@@ -90,6 +92,7 @@ private:
     static void hook_watch(uc_struct*, uc_mem_type type, uint64_t address, int size, int64_t value, void* watch);
 
     SystemControlSpace scs_;
+    RepeatedWarnings unmodelled_{name()};  // accesses to system registers the model lacks
     sc_core::sc_event irq_event_;
     std::vector<bool> irq_lines_;  // current level of each external line
     int high_lines_ = 0;           // how many of them are high

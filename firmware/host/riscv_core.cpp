@@ -124,8 +124,9 @@ uint32_t RiscvCore::intc_read(uint32_t offset) {
         case kEventSetPending:
         case kEventClearPending: return 0;  // write-only strobes
     }
-    spdlog::warn("{}: read of unmodelled interrupt controller register {}", name(),
-                 hex32(uint32_t(cfg_.riscv.intc.base + offset)));
+    const std::string reg = hex32(uint32_t(cfg_.riscv.intc.base + offset));
+    unmodelled_.warn("read of unmodelled interrupt controller register " + reg,
+                     fmt::format("{}: read of unmodelled interrupt controller register {}", name(), reg));
     return 0;
 }
 
@@ -148,8 +149,9 @@ void RiscvCore::intc_write(uint32_t offset, uint32_t value) {
         case kIrqPending:
         case kEventPending: return;  // read-only
     }
-    spdlog::warn("{}: write of unmodelled interrupt controller register {}", name(),
-                 hex32(uint32_t(cfg_.riscv.intc.base + offset)));
+    const std::string reg = hex32(uint32_t(cfg_.riscv.intc.base + offset));
+    unmodelled_.warn("write of unmodelled interrupt controller register " + reg,
+                     fmt::format("{}: write of unmodelled interrupt controller register {}", name(), reg));
 }
 
 bool RiscvCore::wake_pending() const { return (pending() & irq_enable_) != 0 || (event_latched_ & event_enable_) != 0; }

@@ -23,6 +23,7 @@
 
 #include "firmware/host/unicorn_cpu.h"
 #include "tlm/device_config.h"
+#include "tlm/repeated_warnings.h"
 
 namespace ai8x {
 
@@ -61,6 +62,9 @@ private:
     uint64_t event_enable_ = 0;   // EVENT event0/event1_enable
     uint64_t event_latched_ = 0;  // pending events (set with the interrupt's edge)
     int active_irq_ = -1;         // for messages: interrupt whose handler was entered last
+
+    // Accesses to interrupt controller registers the model lacks.
+    RepeatedWarnings unmodelled_{name()};
 };
 
 }  // namespace ai8x

@@ -13,7 +13,8 @@ InputFifoBlock::InputFifoBlock(sc_core::sc_module_name name, AcceleratorState& s
       fifos_(state.cfg.fifo_count, state.cfg.fifo_depth),
       enable_(register_fields(state.cfg).fifo.enable),
       cpl_(register_fields(state.cfg).fifo.cpl),
-      full_(register_fields(state.cfg).fifo.full) {
+      full_(register_fields(state.cfg).fifo.full),
+      disabled_writes_(this->name()) {
     const DeviceConfig& cfg = state.cfg;
     bank_ = std::make_unique<RegisterBank>(std::string(this->name()) + ".regs", cfg.fifo_regs.base);
     add_fifo_registers(*bank_, state_, last_written_);
@@ -95,8 +96,12 @@ void InputFifoBlock::on_data_write(uint32_t fifo, uint32_t word) {
             if (observer_) observer_->fifo_pushed(sc_core::sc_time_stamp(), fifo);
             break;
         case InputFifos::Push::DroppedDisabled:
-            spdlog::warn("{}: FIFO {} write at 0x{:08x}: word 0x{:08x} dropped, FIFO_CTL enable bit {} is clear",
-                         name(), fifo, address(), word, enable_.lsb + fifo);
+            // A loader left running on a disabled FIFO drops every word: one line, the rest counted.
+            disabled_writes_.warn(
+                fmt::format("FIFO {} written while FIFO_CTL enable bit {} is clear", fifo, enable_.lsb + fifo),
+                fmt::format("{}: FIFO {} write at 0x{:08x}: word 0x{:08x} dropped, FIFO_CTL enable "
+                            "bit {} is clear",
+                            name(), fifo, address(), word, enable_.lsb + fifo));
             break;
         case InputFifos::Push::DroppedFull:
             if (!overflow_warned_[fifo])

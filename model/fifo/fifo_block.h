@@ -15,6 +15,7 @@
 #include "model/fifo/input_fifos.h"
 #include "tlm/register_bank.h"
 #include "tlm/register_description.h"
+#include "tlm/repeated_warnings.h"
 
 namespace ai8x {
 
@@ -88,6 +89,7 @@ private:
     RegField cpl_;                        // FIFO_CTL.FIFO_CPL
     RegField full_;                       // FIFO_STAT.FULL
     std::vector<bool> overflow_warned_;   // one overflow warning per FIFO and inference
+    RepeatedWarnings disabled_writes_;    // words written to a disabled FIFO
     sc_core::sc_event push_event_;        // a word entered a FIFO
     ActivityObserver* observer_ = nullptr;
     bool consumer_waiting_ = false;

@@ -12,7 +12,6 @@ namespace ai8x {
 using power_fields::MemoryKind;
 
 namespace {
-constexpr unsigned kWarningsPerReason = 3;  // then one "further ... not reported" line
 
 // Memories that the quadrant's power domain (GCFR REG0/REG1) holds. The kernel
 // memories are not among them: weights survive cnn_disable() (README, cnn_load_bias).
@@ -58,7 +57,8 @@ PowerControl::PowerControl(std::string owner_name, AcceleratorState& state)
       all_((1u << state.cfg.quadrants) - 1),
       power_(all_),
       ram_(all_),
-      register_resets_(state.cfg.quadrants, 0) {}
+      register_resets_(state.cfg.quadrants, 0),
+      refused_(owner_) {}
 
 void PowerControl::assume_soc_reset() {
     power_ = ram_ = reset_ = 0;
@@ -197,12 +197,9 @@ bool PowerControl::admit(const AccessScope& scope, tlm::tlm_generic_payload& tra
 
 void PowerControl::warn_access(uint32_t q, const std::string& why, tlm::tlm_generic_payload& trans) {
     const std::string& quad = state_.names.quadrant[q];
-    const unsigned n = ++warned_[quad + why];
-    if (n <= kWarningsPerReason)
-        spdlog::warn("{}: {} of 0x{:08x}: {} {}", owner_, trans.is_read() ? "read" : "write", trans.get_address(), quad,
-                     why);
-    else if (n == kWarningsPerReason + 1)
-        spdlog::warn("{}: further accesses to {} ({}) are not reported", owner_, quad, why.substr(0, why.find(';')));
+    refused_.warn("refused access, " + quad + " " + why.substr(0, why.find(';')),
+                  fmt::format("{}: {} of 0x{:08x}: {} {}", owner_, trans.is_read() ? "read" : "write",
+                              trans.get_address(), quad, why));
 }
 
 std::string PowerControl::missing_clock(uint32_t running) const {

@@ -14,7 +14,6 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -23,6 +22,7 @@
 #include "model/accel_state.h"
 #include "model/power/power_fields.h"
 #include "model/registers/register_fields.h"
+#include "tlm/repeated_warnings.h"
 
 namespace ai8x {
 
@@ -86,7 +86,7 @@ private:
     uint32_t power_, ram_, iso_ = 0, reset_ = 0;
     bool clock_ = true;
     std::vector<uint64_t> register_resets_;
-    std::map<std::string, unsigned> warned_;  // refused-access warnings per quadrant and reason
+    RepeatedWarnings refused_;  // refused accesses, per quadrant and reason
 };
 
 }  // namespace ai8x

@@ -7,17 +7,17 @@
 #include <memory>
 #include <string>
 
-#include <spdlog/sinks/ringbuffer_sink.h>
-#include <spdlog/spdlog.h>
 #include <systemc>
 
 #include "model/registers/fifo_registers.h"
 #include "model/registers/register_fields.h"
+#include "testbench/unit/log_capture.h"
 #include "testbench/unit/model/accel_test_bench.h"
 #include "tlm/issue_time.h"
 
 using namespace ai8x;
 using ai8x::test::AccelBench;
+using ai8x::test::LogCapture;
 using ai8x::test::max78000;
 
 namespace {
@@ -30,21 +30,6 @@ uint64_t reg_address(const std::string& name) {
     return max78000().fifo_regs.base + max78000().registers->fifo_register(name).offset;
 }
 uint64_t data_address(uint32_t fifo) { return max78000().fifo_regs.base + fifo_data_offset(max78000(), fifo); }
-
-// The warnings logged while it lives.
-struct LogCapture {
-    std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink = std::make_shared<spdlog::sinks::ringbuffer_sink_mt>(64);
-    LogCapture() { spdlog::default_logger()->sinks().push_back(sink); }
-    ~LogCapture() {
-        auto& sinks = spdlog::default_logger()->sinks();
-        sinks.erase(std::remove(sinks.begin(), sinks.end(), sink), sinks.end());
-    }
-    bool contains(const std::string& text) const {
-        for (const std::string& line : sink->last_formatted())
-            if (line.find(text) != std::string::npos) return true;
-        return false;
-    }
-};
 
 struct FifoRegisterBench : AccelBench {
     FifoRegisterBench() : AccelBench("fifo_regs") { sc_core::sc_start(sc_core::SC_ZERO_TIME); }
@@ -214,4 +199,22 @@ TEST_CASE("a word written to FIFO_WR arrives at the writer's own instant (IssueT
     CHECK(q.arrived_by(0, now) == 1);  // queued, but not there yet for a reader at SystemC time
     CHECK(q.next_arrival_after(now) == std::optional<uint64_t>(at->at.value()));
     CHECK(q.arrived_by(0, at->at.value()) == 2);
+}
+
+TEST_CASE("words written to a disabled FIFO: one warning, the rest counted in one line when the block goes",
+          "[fifo][registers]") {
+    LogCapture log;
+    {
+        FifoRegisterBench b;
+        b.set_ctl(field("FIFO_CTL", "FIFO_CPL").with(0, 1));  // no FIFO enabled
+        for (uint32_t n = 0; n < 100; ++n) b.push(0, n);
+        b.push(1, 7);
+        CHECK(b.accel.fifo_words(0).empty());
+        CHECK(log.count("FIFO 0 write at") == 1);
+        CHECK(log.count("FIFO 1 write at") == 1);
+    }
+    const unsigned bit0 = field("FIFO_CTL", "FIFO_ENA").lsb;
+    CHECK(log.count("FIFO 0 written while FIFO_CTL enable bit " + std::to_string(bit0) +
+                    " is clear: 99 more time(s)") == 1);
+    CHECK_FALSE(log.contains("FIFO 1 written while"));
 }

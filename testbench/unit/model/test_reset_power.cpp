@@ -7,6 +7,7 @@
 #include "model/power/power_fields.h"
 #include "model/power/quadrant_memories.h"
 #include "model/registers/quadrant_registers.h"
+#include "testbench/unit/log_capture.h"
 #include "testbench/unit/model/accel_test_bench.h"
 
 using namespace ai8x;
@@ -328,4 +329,16 @@ TEST_CASE("window names map to the quadrant and block their accesses reach", "[p
     CHECK(access_scope_of("cnn.fifo.regs").quadrant == -1);
     CHECK(access_scope_of("cnn.aon").quadrant == -1);
     CHECK(access_scope_of("top.quad.cnn.q1.bias").quadrant == 1);  // a ".q" earlier in the path is skipped
+}
+
+TEST_CASE("refused accesses to an unpowered quadrant: one warning per reason, the rest counted at the end", "[power]") {
+    ai8x::test::LogCapture log;
+    {
+        AccelBench b;
+        b.accel.power().set_power_enable(0xe);
+        for (int i = 0; i < 10; ++i) CHECK(b.read_status(data_word(0, i)) == tlm::TLM_GENERIC_ERROR_RESPONSE);
+        CHECK(log.count("warning: ") == 1);
+    }
+    CHECK(log.count("warning: ") == 2);
+    CHECK(log.count(": 9 more time(s) after the first") == 1);
 }
