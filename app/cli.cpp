@@ -19,21 +19,19 @@
 
 namespace ai8x {
 
-namespace {
-
-// Exit code for anything wrong with the command line, whatever the subcommand.
-constexpr int kUsageError = 2;
-// Exit code when the simulator itself fails (an exception nobody handled).
-constexpr int kInternalError = 3;
-
-// Log messages go to stderr so that stdout carries only results and the firmware console.
-// Not registered by name: a second cli_main in one process (tests) makes its own.
 void setup_logging(const std::string& level) {
     auto logger = std::make_shared<spdlog::logger>("ai8xsim", std::make_shared<spdlog::sinks::stderr_color_sink_mt>());
     logger->set_pattern("[%l] %v");
     spdlog::set_default_logger(logger);
     spdlog::set_level(spdlog::level::from_str(level));
 }
+
+namespace {
+
+// Exit code for anything wrong with the command line, whatever the subcommand.
+constexpr int kUsageError = 2;
+// Exit code when the simulator itself fails (an exception nobody handled).
+constexpr int kInternalError = 3;
 
 // `run`'s on/off switches and its engine and debugger settings.
 void add_run_switches(CLI::App& run, RunOptions& o) {

@@ -11,6 +11,17 @@ struct InfoOptions {
     bool json = false;        // JSON on stdout instead of the aligned text
 };
 
+// What `info` prints, in memory (the Python package's answer).
+struct InfoResult {
+    int exit_code = 2;    // 0, or 2 when the device description cannot be loaded
+    std::string message;  // why not (the command line's "ai8xsim info: ..." line)
+    std::string text;     // the map as text, or as JSON when InfoOptions::json
+};
+
+// Elaborates the platform on a simulation kernel of its own
+// (app/simulation_turn.h) and describes it; never throws for bad input.
+InfoResult info_in_process(const InfoOptions& opts);
+
 // 0 on success, 2 when the device description cannot be loaded.
 int info_command(const InfoOptions& opts);
 

@@ -1,61 +1,9 @@
 #include "app/run_session.h"
 
-#include <mutex>
-#include <set>
-
-#include <systemc>
-
 #include "app/run_stages.h"
+#include "app/simulation_turn.h"
 
 namespace ai8x {
-
-namespace {
-
-// True while no design was elaborated in the current simulation context.
-bool context_unused() {
-    return sc_core::sc_get_status() == sc_core::SC_ELABORATION && sc_core::sc_get_top_level_objects().empty();
-}
-
-// A run's turn at the process's SystemC kernel: one at a time, each on a
-// kernel of its own. On entry a used kernel is set aside, not deleted: its
-// owner may still hold its objects. On exit the run's board goes, then its
-// kernel, and a fresh one takes its place, so that nothing of the run
-// outlives it. The process's first kernel is never deleted: the SystemC
-// library's own static events (sc_event::none) belong to it.
-class SimulationTurn {
-public:
-    explicit SimulationTurn(RunContext& ctx) : lock_(mutex()), ctx_(ctx) {
-        if (!context_unused()) install_fresh_context();
-    }
-    ~SimulationTurn() {
-        ctx_.dismantle_board();
-        sc_core::sc_simcontext* used = sc_core::sc_curr_simcontext;
-        install_fresh_context();
-        if (made_here().erase(used)) delete used;
-    }
-    SimulationTurn(const SimulationTurn&) = delete;
-    SimulationTurn& operator=(const SimulationTurn&) = delete;
-
-private:
-    static std::mutex& mutex() {
-        static std::mutex m;
-        return m;
-    }
-    // The kernels this class made (and may delete); guarded by mutex().
-    static std::set<sc_core::sc_simcontext*>& made_here() {
-        static std::set<sc_core::sc_simcontext*> made;
-        return made;
-    }
-    static void install_fresh_context() {
-        sc_core::sc_curr_simcontext = new sc_core::sc_simcontext;
-        sc_core::sc_default_global_context = sc_core::sc_curr_simcontext;
-        made_here().insert(sc_core::sc_curr_simcontext);
-    }
-    std::lock_guard<std::mutex> lock_;
-    RunContext& ctx_;
-};
-
-}  // namespace
 
 RunContext::RunContext(const RunOptions& options, const RunSinks& s)
     : opts(options),
@@ -95,7 +43,7 @@ RunResult run_in_process(const RunOptions& opts, const RunSinks& sinks) {
     try {
         choose_device(ctx);
         build_firmware(ctx);
-        SimulationTurn turn(ctx);
+        SimulationTurn turn([&ctx] { ctx.dismantle_board(); });
         assemble_board(ctx);
         attach_instruments(ctx);
         simulate(ctx);

@@ -28,6 +28,11 @@ packages=(
   # used by the scripts themselves (jq: scripts/check-determinism.sh;
   # universal-ctags: scripts/check-function-length.sh)
   coreutils findutils gzip jq universal-ctags
+  # the Python package (python/, docs/python.md): its extension module, its
+  # install line (pip, setuptools), its tests, plots, sweep tables and the
+  # example notebook run by CI (nbconvert with the ipykernel)
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-pip python3-setuptools
+  python3-matplotlib python3-pandas jupyter-nbconvert python3-nbclient python3-ipykernel
   # executor of the job lists of ai8xsim-sweep / ai8xsim-conformance --write-jobs
   # (docs/scale-out.md; the scale-out tests run them through it)
   parallel

@@ -16,7 +16,8 @@
 #   5. the silicon anchors (ai8xsim-bench --anchors-only: every anchor within
 #      its tolerance, docs/silicon-anchors.md);
 #   6. the same results from both builds on a sample (scripts/check-determinism.sh);
-#   7. the layer engine's thread pool under ThreadSanitizer (scripts/check-thread-pool-tsan.sh).
+#   7. the layer engine's thread pool under ThreadSanitizer (scripts/check-thread-pool-tsan.sh);
+#   8. the Python package: pytest, the README's install line, the example notebook.
 # Every step runs even if an earlier one failed; the exit code is non-zero if
 # any failed. Usage: scripts/test.sh [VECTORS_DIR]   (or AI8XSIM_VECTORS=...)
 set -uo pipefail
@@ -104,18 +105,50 @@ silicon_anchors() {
     "$release/ai8xsim-bench" "$vectors" --anchors-only
 }
 
+# The Python package (python/, docs/python.md) against the release build's
+# extension module: its pytest tests (the ctest entries python:*, left out of
+# the unit-test step), the README's install line (pip, into a scratch folder,
+# reusing the release build) with the one-line run, and the example notebook
+# executed top to bottom. Debian's Python and Jupyter (/usr/bin first: the
+# kernel and the packages are Debian's).
+python_install_line() {
+  local target rc
+  target="$(mktemp -d)"
+  (cd "$repo" && PATH="/usr/bin:$PATH" AI8XSIM_BUILD_DIR="$release" \
+    python3 -m pip install -q --no-build-isolation --no-deps --target "$target" . &&
+    PATH="/usr/bin:$PATH" PYTHONPATH="$target" python3 -c \
+      "import ai8xsim; r = ai8xsim.run('../shared/vectors/demo-mnist'); print(r.passed, r.cycles); assert r.passed")
+  rc=$?
+  rm -rf "$target"
+  return $rc
+}
+
+python_notebook() {
+  local out rc
+  out="$(mktemp -d)"
+  (cd "$repo/examples/notebooks" && PATH="/usr/bin:$PATH" PYTHONPATH="$release/python" \
+    python3 -m jupyter nbconvert --to notebook --execute --ExecutePreprocessor.timeout=600 \
+    --output-dir "$out" explore.ipynb)
+  rc=$?
+  rm -rf "$out"
+  return $rc
+}
+
 "$repo/scripts/setup.sh" || { echo "setup failed: packages are missing"; exit 1; }
 # Both builds are unity builds (CMAKE_UNITY_BUILD: a few sources per compiler
 # run, so the heavy SystemC/JSON/Catch2 headers are parsed once per batch, not
 # once per file): about 40 % less compile time (docs/ci.md).
 step "release build" build "$release" -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=ON
-step "unit tests (release)" unit_tests "$release"
+step "unit tests (release)" unit_tests "$release" -E '^python:'
+step "python package (pytest)" unit_tests "$release" -R '^python:' --no-tests=error
+step "python package (pip install line)" python_install_line
+step "python package (example notebook)" python_notebook
 # clang, -O1 and line tables only: a third of the compile time of g++ -O2 -g
 # with per-file compilation (docs/ci.md), and ASan reports still name file and
 # line. The same build holds the libFuzzer harnesses (AI8XSIM_FUZZ), whose
 # regression inputs run among its unit tests. Only what the sanitizer steps
 # run is built (not the bench or the register-map writer).
-step "sanitizer build" build "$sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAI8XSIM_SANITIZE=ON \
+step "sanitizer build" build "$sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAI8XSIM_SANITIZE=ON -DAI8XSIM_PYTHON=OFF \
   -DAI8XSIM_FUZZ=ON -DCMAKE_UNITY_BUILD=ON -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DCMAKE_C_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
   -- ai8xsim ai8xsim-conformance ai8xsim-sweep ai8xsim-layer-diff \
