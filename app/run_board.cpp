@@ -29,8 +29,11 @@ void load_firmware(RunContext& ctx) {
     try {
         cpu.load_elf(ctx.build.elf_path);
         if (ctx.riscv) ctx.riscv->load_elf(ctx.build.riscv_elf_path);
-        cpu.fast_forward_polls = ctx.opts.fast_forward_polls;
-        if (ctx.riscv) ctx.riscv->fast_forward_polls = ctx.opts.fast_forward_polls;
+        // Under a debugger every pass of a polling loop runs: a breakpoint or
+        // watchpoint there sees them all (CortexM4::attach_debugger says so too).
+        const bool fast_forward = ctx.opts.fast_forward_polls && ctx.opts.gdb_port < 0;
+        cpu.poll_fast_forward().enabled = fast_forward;
+        if (ctx.riscv) ctx.riscv->poll_fast_forward().enabled = fast_forward;
         // A debugger reading the FIFOs while the CPU is stopped must see them
         // as at the CPU's instant, not with words stamped ahead of SystemC time.
         if (!ctx.opts.fifo_run_ahead || ctx.opts.gdb_port >= 0) cpu.access_settled = nullptr;

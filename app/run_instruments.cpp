@@ -44,8 +44,8 @@ void attach_trace_recorder(RunContext& ctx) {
         rec->add_flow_control(fast_fifo.base + FastFifo::kStatus, FastFifo::kStatusFull);
     }
     ctx.platform->bus().add_observer(rec);
-    ctx.cpu->fast_forward_polls = false;  // the trace records every status read
-    if (ctx.riscv) ctx.riscv->fast_forward_polls = false;
+    ctx.cpu->poll_fast_forward().enabled = false;  // the trace records every status read
+    if (ctx.riscv) ctx.riscv->poll_fast_forward().enabled = false;
     auto to_cpu = ctx.accel->on_irq;
     ctx.accel->on_irq = [to_cpu, rec](bool level) {
         rec->on_irq(level, sc_core::sc_time_stamp());

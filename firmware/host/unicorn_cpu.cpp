@@ -29,6 +29,15 @@ UnicornCpu::UnicornCpu(sc_core::sc_module_name name, const DeviceConfig& cfg, uc
       cfg_(cfg),
       cycle_(sc_core::sc_time(1.0 / timing.hz, sc_core::SC_SEC)),
       timing_(timing),
+      pricer_(BlockPricer::InstructionSet{[this](uint16_t halfword) { return instruction_bytes(halfword); },
+                                          [this](uint16_t hw1, uint16_t hw2, bool& after_access) {
+                                              return instruction_cycles(hw1, hw2, after_access);
+                                          },
+                                          timing.cycles_per_instruction},
+              [this](uint32_t address, void* out, uint32_t bytes) {
+                  return uc_mem_read(uc_, address, out, bytes) == UC_ERR_OK;
+              }),
+      poll_fast_forward_(*this, books_, qk_),
       elf_machine_(elf_machine) {
     if (tlm::tlm_global_quantum::instance().get() == sc_core::SC_ZERO_TIME)
         tlm::tlm_global_quantum::instance().set(sc_core::sc_time(1, sc_core::SC_US));
@@ -64,12 +73,12 @@ uint32_t UnicornCpu::read_register(int reg) const {
     return v;
 }
 
-sc_core::sc_time UnicornCpu::local_time() const { return local_time_at(cycles_); }
+sc_core::sc_time UnicornCpu::local_time() const { return local_time_at(books_.cycles); }
 
 sc_core::sc_time UnicornCpu::local_time_at(uint64_t cycles) const {
-    // `cycles` may lie before cycles_accounted_ (an instruction inside a block
+    // `cycles` may lie before cycles_accounted (an instruction inside a block
     // whose whole cost is already accounted), hence the signed difference.
-    const double pending = (double(cycles) - double(cycles_accounted_)) + double(wait_cycles_);
+    const double pending = (double(cycles) - double(books_.cycles_accounted)) + double(wait_cycles_);
     return sc_core::sc_time_stamp() + qk_.get_local_time() + pending * cycle_;
 }
 
@@ -237,7 +246,7 @@ void UnicornCpu::begin_chunk() {
     sc_core::sc_time quantum = tlm::tlm_global_quantum::instance().compute_local_quantum();
     sc_core::sc_time local = qk_.get_local_time();
     uint64_t budget = quantum > local ? std::max<uint64_t>(1, uint64_t((quantum - local) / cycle_)) : 1;
-    chunk_end_ = instret_ + std::max<uint64_t>(1, budget / timing_.cycles_per_instruction);
+    chunk_end_ = books_.instret + std::max<uint64_t>(1, budget / timing_.cycles_per_instruction);
     stopping_ = false;
     unmapped_address_.reset();
     protected_address_.reset();
@@ -248,16 +257,10 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
     // block unexecuted, so the PC Unicorn reports is exactly where to resume.
     // A chunk therefore ends at the first block boundary past its budget.
     auto* cpu = static_cast<UnicornCpu*>(self);
-    // The same polling block again, right after a pass whose only bus access
-    // was a status read that needed no synchronisation, and no process has run
-    // since: the next passes read the same status until the core's time reaches
-    // the next scheduled activity.
-    const BlockPolls& p = cpu->polls_;
-    if (p.serial == cpu->block_base_ && p.quiet && uint32_t(address) == p.block && size == p.bytes &&
-        cpu->fast_forward_polls && !cpu->sleeping_ && !cpu->halted_ && cpu->wait_cycles_ == 0 &&
-        cpu->cycles_accounted_ == cpu->cycles_ && p.deltas == sc_core::sc_delta_count())
-        cpu->skip_poll_passes(uint32_t(address), size);
-    if (cpu->sleeping_ || cpu->halted_ || cpu->instret_ >= cpu->chunk_end_) {
+    BlockBooks& books = cpu->books_;
+    if (!cpu->sleeping_ && !cpu->halted_ && cpu->wait_cycles_ == 0 && books.cycles_accounted == books.cycles)
+        cpu->poll_fast_forward_.before_block(uint32_t(address), size);
+    if (cpu->sleeping_ || cpu->halted_ || books.instret >= cpu->chunk_end_) {
         cpu->stopping_ = true;
         cpu->stop_address_ = uint32_t(address);
         uc_emu_stop(uc);
@@ -265,184 +268,29 @@ void UnicornCpu::hook_block(uc_struct* uc, uint64_t address, uint32_t size, void
     }
     cpu->pc_ = uint32_t(address);
     // The refill belongs to the branch, so a returning call's includes it.
-    cpu->enter_block(uint32_t(address));
+    books.enter(uint32_t(address), cpu->timing_.branch_refill_cycles);
     // A return address is always a branch target, hence a block start. Two
     // observers of one function (or a tail call between observed functions)
     // share a return address: they return together.
     while (!cpu->open_calls_.empty() && uint32_t(address) == cpu->open_calls_.back().return_address)
         cpu->call_returned();
-    cpu->count_block(uint32_t(address), size);
+    books.count(uint32_t(address), size, cpu->pricer_.cost(uint32_t(address), size));
 }
 
-void UnicornCpu::enter_block(uint32_t address) {
-    // Any entry other than falling through from the last block is a taken
-    // branch (exception entry and return say so beforehand): the pipeline
-    // refills. Falling through keeps the pipeline: a load right behind the
-    // previous block's last load/store pipelines as inside one block, so block
-    // boundaries (a debugger's stop splits blocks) do not change the price.
-    const bool fell_through = address == fallthrough_;
-    if (!fell_through) cycles_ += timing_.branch_refill_cycles;
-    block_after_access_ = fell_through && last_access_;
-}
-
-void UnicornCpu::count_block(uint32_t address, uint32_t bytes) {
-    block_start_ = address;
-    block_end_ = address + bytes;
-    fallthrough_ = block_end_;
-    block_base_ = instret_;
-    block_cycles_base_ = cycles_;
-    const BlockCost cost = block_cost(address, bytes);
-    instret_ += cost.instructions;
-    cycles_ += cost.cycles[block_after_access_];
-    last_access_ = cost.ends_with_access;
+void UnicornCpu::book_pass(uint32_t address, uint32_t bytes) {
+    books_.enter(address, timing_.branch_refill_cycles);  // what hook_block books for a pass
+    books_.count(address, bytes, pricer_.cost(address, bytes));
+    account_instructions();  // what the status read's bus access books
 }
 
 bool UnicornCpu::poll_loop(uint32_t address, uint32_t bytes) {
-    const uint64_t key = (uint64_t(bytes) << 32) | address;
-    auto cached = poll_loops_.find(key);
-    if (cached != poll_loops_.end()) return cached->second;
-    bool loop = idempotent_poll_loop(address, bytes);
     // An observed function's entry hook fires on every pass.
     for (const auto& w : call_watches_)
-        if (w->address >= address && w->address - address < bytes) loop = false;
-    poll_loops_.emplace(key, loop);
-    return loop;
-}
-
-void UnicornCpu::skip_poll_passes(uint32_t address, uint32_t bytes) {
-    if (!poll_loop(address, bytes)) return;
-    // Each skipped pass is replayed on the books exactly as executing it would
-    // go: its entry (the loop's branch back: a refill) and block price at the
-    // block start (stop if the chunk is used up), the time charged at its
-    // status read (stop if that read would synchronise: an activity is due by
-    // then), the bus's delay, and the quantum check after the access. Nothing
-    // else happens in a pass: its registers come out as the previous pass left
-    // them, and the status cannot change before the next scheduled activity,
-    // since nothing but a SystemC process changes it.
-    const sc_core::sc_time next_activity = sc_core::sc_time_to_pending_activity();
-    // One pass on the books; false (books untouched) where it must run for real.
-    const auto pass = [&]() -> bool {
-        if (instret_ >= chunk_end_) return false;
-        const sc_core::sc_time before = qk_.get_local_time();
-        const BlockBooks books = block_books();
-        enter_block(address);  // what hook_block books for a pass
-        count_block(address, bytes);
-        account_instructions();  // what the status read's bus access books
-        const sc_core::sc_time at_read = qk_.get_local_time();
-        qk_.set(at_read + polls_.bus_delay);
-        if (!(at_read < next_activity) || qk_.need_sync()) {
-            restore_block_books(books);
-            qk_.set(before);
-            return false;
-        }
-        ++skipped_polls_;
-        return true;
-    };
-    // After one pass every further pass starts from the same entry state (the
-    // branch back, the block's last access) and books the same instructions,
-    // cycles and time: the second pass's increments are every later one's.
-    // The passes that fit are then booked at once: the stop conditions only
-    // grow with the pass count (instructions towards the chunk's end, the
-    // read's time towards the next activity, the time after it towards the
-    // quantum's end). The last pass, which stops, is replayed as before.
-    if (!pass()) return;
-    const BlockBooks first = block_books();
-    const sc_core::sc_time t1 = qk_.get_local_time();
-    if (!pass()) return;
-    const BlockBooks second = block_books();
-    const sc_core::sc_time t2 = qk_.get_local_time();
-    const uint64_t di = second.instret - first.instret, dc = second.cycles - first.cycles;
-    const uint64_t dt = (t2 - t1).value(), bus = polls_.bus_delay.value();
-    const uint64_t read_at = t2.value() + (dt - bus);  // the next pass's status read
-    uint64_t fit = 0;
-    if (di > 0 && dt > bus && instret_ < chunk_end_ && read_at < next_activity.value()) {
-        fit = (chunk_end_ - instret_ + di - 1) / di;  // passes that start before the chunk's end
-        const uint64_t reads = (next_activity.value() - 1 - read_at) / dt + 1;  // reads before the activity
-        fit = std::min({fit, reads, uint64_t{1} << 32});
-        // The quantum check after each pass: the largest count whose end needs no sync.
-        const auto syncs_after = [&](uint64_t n) {
-            qk_.set(sc_core::sc_time::from_value(t2.value() + n * dt));
-            return qk_.need_sync();
-        };
-        if (syncs_after(fit)) {
-            uint64_t lo = 0, hi = fit;  // lo passes fit, hi do not
-            while (hi - lo > 1) {
-                const uint64_t mid = lo + (hi - lo) / 2;
-                (syncs_after(mid) ? hi : lo) = mid;
-            }
-            fit = lo;
-        }
-    }
-    instret_ = second.instret + fit * di;
-    cycles_ = second.cycles + fit * dc;
-    cycles_accounted_ = cycles_;
-    block_base_ = second.block_base + fit * di;
-    block_cycles_base_ = second.block_cycles_base + fit * dc;
-    qk_.set(sc_core::sc_time::from_value(t2.value() + fit * dt));
-    skipped_polls_ += fit;
-    while (pass()) {
-    }
-}
-
-UnicornCpu::BlockBooks UnicornCpu::block_books() const {
-    return {instret_,     cycles_,    cycles_accounted_, block_base_,  block_cycles_base_,
-            block_start_, block_end_, fallthrough_,      last_access_, block_after_access_};
-}
-
-void UnicornCpu::restore_block_books(const BlockBooks& b) {
-    instret_ = b.instret;
-    cycles_ = b.cycles;
-    cycles_accounted_ = b.cycles_accounted;
-    block_base_ = b.block_base;
-    block_cycles_base_ = b.block_cycles_base;
-    block_start_ = b.block_start;
-    block_end_ = b.block_end;
-    fallthrough_ = b.fallthrough;
-    last_access_ = b.last_access;
-    block_after_access_ = b.block_after_access;
+        if (w->address >= address && w->address - address < bytes) return false;
+    return idempotent_poll_loop(address, bytes);
 }
 
 uint32_t UnicornCpu::instruction_cycles(uint16_t, uint16_t, bool&) const { return timing_.cycles_per_instruction; }
-
-uint32_t UnicornCpu::through(uint32_t address) {
-    uint16_t halfword = 0;
-    uc_mem_read(uc_, address, &halfword, sizeof halfword);
-    return address - block_start_ + instruction_bytes(halfword);
-}
-
-UnicornCpu::BlockCost UnicornCpu::block_cost(uint32_t address, uint32_t bytes) {
-    const uint64_t key = (uint64_t(bytes) << 32) | address;
-    RecentCost& recent = recent_costs_[(address >> 1) % recent_costs_.size()];
-    if (recent.key == key) return recent.cost;
-    auto cached = block_costs_.find(key);
-    if (cached != block_costs_.end()) {
-        recent = {key, cached->second};
-        return cached->second;
-    }
-    BlockCost cost;
-    bool after_access[2] = {false, true};  // the state behind each instruction, per entry state
-    for (uint32_t offset = 0; offset < bytes; ++cost.instructions) {
-        uint16_t halfwords[2] = {0, 0};
-        if (uc_mem_read(uc_, address + offset, &halfwords[0], sizeof halfwords[0]) != UC_ERR_OK) {
-            // Unicorn just translated this code, so it is readable; count the rest as 16-bit.
-            const uint32_t rest = (bytes - offset) / 2;
-            cost.instructions += rest;
-            for (uint32_t& c : cost.cycles) c += rest * timing_.cycles_per_instruction;
-            if (rest) after_access[0] = after_access[1] = false;
-            break;
-        }
-        const uint32_t length = instruction_bytes(halfwords[0]);
-        if (length == 4) uc_mem_read(uc_, address + offset + 2, &halfwords[1], sizeof halfwords[1]);
-        for (int entry = 0; entry < 2; ++entry)
-            cost.cycles[entry] += instruction_cycles(halfwords[0], halfwords[1], after_access[entry]);
-        offset += length;
-    }
-    // Empty (a partial block of no instruction): the state is the entry's,
-    // which the caller knows; otherwise both entries agree after the first one.
-    cost.ends_with_access = after_access[0];
-    block_costs_.emplace(key, cost);
-    return cost;
-}
 
 void UnicornCpu::hook_call_entry(uc_struct* uc, uint64_t, uint32_t, void* watch) {
     const auto* w = static_cast<const CallWatch*>(watch);
@@ -452,13 +300,14 @@ void UnicornCpu::hook_call_entry(uc_struct* uc, uint64_t, uint32_t, void* watch)
     if (cpu->stopping_ || cpu->halted_) return;
     uint32_t ret = 0;
     uc_reg_read(uc, cpu->return_address_register(), &ret);
-    // The block's cost is already in cycles_: take the time at the end of
+    // The block's cost is already in books_.cycles: take the time at the end of
     // this entry instruction, as if instructions were counted one by one.
     sc_core::sc_time entered = cpu->local_time();
-    if (w->address >= cpu->block_start_ && w->address < cpu->block_end_)
-        entered = cpu->local_time_at(
-            cpu->block_cycles_base_ +
-            cpu->block_cost(cpu->block_start_, cpu->through(w->address)).cycles[cpu->block_after_access_]);
+    const BlockBooks& b = cpu->books_;
+    if (w->address >= b.block_start && w->address < b.block_end)
+        entered = cpu->local_time_at(b.block_cycles_base +
+                                     cpu->block_cost(b.block_start, cpu->pricer_.through(b.block_start, w->address))
+                                         .cycles[b.block_after_access]);
     cpu->open_calls_.push_back({w, ret & ~1u, entered});
     if (w->entry) w->entry();
 }
@@ -490,9 +339,9 @@ bool UnicornCpu::hook_unmapped(uc_struct*, uc_mem_type, uint64_t address, int, i
 }
 
 void UnicornCpu::account_instructions() {
-    const double cycles = double(cycles_ - cycles_accounted_) + double(wait_cycles_);
+    const double cycles = double(books_.cycles - books_.cycles_accounted) + double(wait_cycles_);
     qk_.inc(cycles * cycle_);
-    cycles_accounted_ = cycles_;
+    books_.cycles_accounted = books_.cycles;
     wait_cycles_ = 0;
 }
 
@@ -523,14 +372,7 @@ void UnicornCpu::bus_write(uint32_t address, unsigned size, uint64_t value) {
 bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data) {
     if (halted_) return false;  // after a fault, the rest of the block must not touch the bus
     if (bus_watches_) bus_access_watched(cmd, address, size);
-    if (polls_.serial != block_base_) {
-        polls_ = BlockPolls{};
-        polls_.serial = block_base_;
-        polls_.block = block_start_;
-        polls_.bytes = block_end_ - block_start_;
-    }
-    ++polls_.accesses;
-    polls_.quiet = false;
+    poll_fast_forward_.access_begins();
     account_instructions();
     // One payload for every access (the core makes one at a time): a payload
     // allocates its extension array, and one living in a member rather than on
@@ -591,17 +433,13 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
         qk_.sync();
         synced = true;
     }
-    if (fifo && !write && !synced && polls_.accesses == 1) {
-        polls_.quiet = true;
-        polls_.deltas = sc_core::sc_delta_count();
-        polls_.bus_delay = delay - issued;
-    }
+    if (fifo && !write && !synced) poll_fast_forward_.unsynchronised_read(delay - issued);
     return true;
 }
 
 void UnicornCpu::stop_on_fault(uc_err err, uint32_t next, const std::string& core) {
     // Unicorn restores the exact PC of a faulting instruction; pc_ is only its block's start.
-    const uint32_t at = (next >= block_start_ && next < block_end_) ? next : pc_;
+    const uint32_t at = (next >= books_.block_start && next < books_.block_end) ? next : pc_;
     const std::string where = " at PC " + hex32(at) + " (" + describe(at) + ")";
     if (unmapped_address_) {
         stop_with_error("bus fault: access to unmapped address " + hex32(uint32_t(*unmapped_address_)) + where);
@@ -621,14 +459,15 @@ void UnicornCpu::stop_inside_block(uint32_t address) {
     // The block hook counted the whole block; only the instructions before
     // `address` ran. (Time already charged for the rest, at a bus access
     // earlier in the block, is not taken back.)
-    if (address >= block_start_ && address < block_end_) {
-        const BlockCost ran = block_cost(block_start_, address - block_start_);
-        instret_ = block_base_ + ran.instructions;
-        cycles_ = block_cycles_base_ + ran.cycles[block_after_access_];
-        last_access_ = ran.instructions ? ran.ends_with_access : block_after_access_;
+    BlockBooks& b = books_;
+    if (address >= b.block_start && address < b.block_end) {
+        const BlockCost ran = block_cost(b.block_start, address - b.block_start);
+        b.instret = b.block_base + ran.instructions;
+        b.cycles = b.block_cycles_base + ran.cycles[b.block_after_access];
+        b.last_access = ran.instructions ? ran.ends_with_access : b.block_after_access;
     }
-    cycles_accounted_ = std::min(cycles_accounted_, cycles_);
-    fallthrough_ = address;  // resuming there is no branch
+    b.cycles_accounted = std::min(b.cycles_accounted, b.cycles);
+    b.fallthrough = address;  // resuming there is no branch
     // The entry hook of an observed function (observe_calls) at this address
     // ran before this stop (hooks run in the order added); the instruction
     // runs, and is seen, again when the core resumes.

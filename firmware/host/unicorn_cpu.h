@@ -20,13 +20,11 @@
 // and how long an instruction is.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -35,7 +33,10 @@
 #include <tlm_utils/tlm_quantumkeeper.h>
 #include <unicorn/unicorn.h>
 
+#include "firmware/host/block_books.h"
+#include "firmware/host/block_pricer.h"
 #include "firmware/host/elf_image.h"
+#include "firmware/host/poll_fast_forward.h"
 #include "tlm/device_config.h"
 #include "tlm/issue_time.h"
 
@@ -44,7 +45,7 @@ namespace ai8x {
 // Throws std::runtime_error naming `what` when Unicorn reports an error.
 void check_uc(uc_err err, const std::string& what);
 
-class UnicornCpu : public sc_core::sc_module {
+class UnicornCpu : public sc_core::sc_module, private PollFastForward::Core {
 public:
     tlm_utils::simple_initiator_socket<UnicornCpu, 32> socket;
 
@@ -101,10 +102,10 @@ public:
     // it is made at once, without synchronising. Empty: never.
     std::function<bool(uint32_t address, bool write)> access_settled;
     // Counts the passes of a status-polling loop instead of executing them
-    // while nothing can change the status it reads (see hook_block). Turn off
-    // when every bus access must be seen (a bus trace records them all).
-    bool fast_forward_polls = true;
-    uint64_t fast_forwarded_polls() const { return skipped_polls_; }
+    // while nothing can change the status it reads (poll_fast_forward.h).
+    // Turn it off when every bus access must be seen (a bus trace records
+    // them all); a debugger turns it off (CortexM4::attach_debugger).
+    PollFastForward& poll_fast_forward() { return poll_fast_forward_; }
     // Called when the firmware writes to read-only memory (flash), before the
     // run stops with the resulting fault: the address and the storing instruction.
     std::function<void(uint32_t address, uint32_t pc)> on_protected_write;
@@ -117,8 +118,8 @@ public:
     // The translated block now executing: its first instruction, and a number
     // that changes every time a block starts (two runs of one loop body differ).
     // Inside a write watch, the PC register is not exact; these are.
-    uint32_t block_start() const { return block_start_; }
-    uint64_t block_serial() const { return block_base_; }
+    uint32_t block_start() const { return books_.block_start; }
+    uint64_t block_serial() const { return books_.block_base; }
     // A debugger's access to memory: flash and SRAM directly, anything else
     // through the bus's debug transport (no simulated time passes). False
     // when some byte is not reachable. Writes may change flash, like a programmer.
@@ -128,7 +129,7 @@ public:
     sc_core::sc_time local_time() const;
     const ElfImage* image() const { return image_ ? &*image_ : nullptr; }
 
-    uint64_t instructions() const { return instret_; }
+    uint64_t instructions() const { return books_.instret; }
     uint32_t pc() const { return pc_; }
     std::string describe(uint32_t address) const;  // symbol+offset when an image is loaded
     bool halted() const { return halted_; }
@@ -149,8 +150,8 @@ protected:
     // The flow continues at `address` without a branch (reset, exception entry
     // or return): entering the block there costs no pipeline refill.
     void enter_without_branch(uint32_t address) {
-        fallthrough_ = address;
-        last_access_ = false;
+        books_.fallthrough = address;
+        books_.last_access = false;
     }
     // True when the translated block [address, address + bytes) is a polling
     // loop whose passes are all alike while the value it loads is
@@ -175,11 +176,8 @@ protected:
     // synchronised its local time before. Ends the sleep request.
     void sleep_until(const std::function<bool()>& awake, const sc_core::sc_event& event);
     void account_instructions();
-    // Local time at the moment the given instruction count was reached.
-    // Local time when this core's issue-cycle count (cycles_) reaches `cycles`.
+    // Local time when this core's issue-cycle count (books_.cycles) reaches `cycles`.
     sc_core::sc_time local_time_at(uint64_t cycles) const;
-    // Bytes from the start of the block now executing through the instruction at `address`.
-    uint32_t through(uint32_t address);
     uint64_t bus_read(uint32_t address, unsigned size);
     void bus_write(uint32_t address, unsigned size, uint64_t value);
     bool bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned size, uint8_t* data);
@@ -198,15 +196,8 @@ protected:
     void drop_translations();
     uint32_t read_word(uint32_t address);
     void write_word(uint32_t address, uint32_t value);
-    struct BlockCost {
-        uint32_t instructions = 0;
-        // Issue cycles of them all (instruction_cycles), entered cold [0] or
-        // right behind a load/store of the previous block [1] (falling through).
-        uint32_t cycles[2] = {0, 0};
-        bool ends_with_access = false;  // the last instruction loads or stores
-    };
-    BlockCost block_cost(uint32_t address, uint32_t bytes);
-    uint32_t block_instructions(uint32_t address, uint32_t bytes) { return block_cost(address, bytes).instructions; }
+    // The price of the block [address, address + bytes) (block_pricer.h).
+    BlockCost block_cost(uint32_t address, uint32_t bytes) { return pricer_.cost(address, bytes); }
 
     const DeviceConfig& cfg_;
     uc_struct* uc_ = nullptr;
@@ -217,26 +208,11 @@ protected:
 
     bool stopping_ = false;      // hook_block asked Unicorn to stop before this block
     uint32_t stop_address_ = 0;  // ... which starts here
-    uint32_t block_start_ = 0;   // address of the block now executing
-    uint64_t block_base_ = 0;    // instret_ before that block
-    uint32_t block_end_ = 0;     // its first address past the end
-    // Where the flow goes on without a taken branch: the end of the last block
-    // counted (or a resume point). Entering any other block start pays the refill.
-    uint32_t fallthrough_ = 0;
-    bool last_access_ = false;         // the last instruction counted loads or stores
-    bool block_after_access_ = false;  // the block now executing was entered right behind one
-    // Instructions executed, counted a whole block at a time when the block starts.
-    uint64_t instret_ = 0;
-    // Issue cycles of the instructions counted (block prices and refills),
-    // the part of them already converted to local time, and the count before
-    // the block now executing (after its refill).
-    uint64_t cycles_ = 0;
-    uint64_t cycles_accounted_ = 0;
-    uint64_t block_cycles_base_ = 0;
-    uint64_t wait_cycles_ = 0;  // flash/SRAM wait-state cycles not yet converted to local time
-    uint64_t chunk_end_ = 0;    // stop the current chunk after this many instructions
-    uint32_t pc_ = 0;           // start of the last block begun; between chunks, the next instruction
-    bool sleeping_ = false;     // the core asked to sleep; the block hook stops Unicorn
+    BlockBooks books_;           // instructions and cycles counted, the block now executing
+    uint64_t wait_cycles_ = 0;   // flash/SRAM wait-state cycles not yet converted to local time
+    uint64_t chunk_end_ = 0;     // stop the current chunk after this many instructions
+    uint32_t pc_ = 0;            // start of the last block begun; between chunks, the next instruction
+    bool sleeping_ = false;      // the core asked to sleep; the block hook stops Unicorn
     bool halted_ = false;
     std::optional<std::string> error_;
     std::optional<uint64_t> unmapped_address_;
@@ -265,42 +241,13 @@ private:
     // Inside a range the bus declared for synchronisation (survey_bus).
     bool synchronised(uint32_t address) const;
     std::vector<std::pair<uint32_t, uint32_t>> sync_ranges_;  // [first, last] each
-    // Poll fast-forward (hook_block): counts the passes of the polling loop
-    // about to run again that would each read the same status without
-    // synchronising, stopping before any pass that would synchronise or end
-    // the chunk.
-    void skip_poll_passes(uint32_t address, uint32_t bytes);
-    // Books one run of the translated block [address, address + bytes) as it
-    // starts: enter_block its entry (a taken branch's refill, or the pipelined
-    // state when falling through), count_block the block (block_start_/end_/
-    // base_, its instructions and cycles). hook_block for every executed pass,
-    // skip_poll_passes for every skipped one.
-    void enter_block(uint32_t address);
-    void count_block(uint32_t address, uint32_t bytes);
-    // Everything enter_block and count_block change, so that a pass booked
-    // ahead and then found to need the real bus can be taken back whole.
-    struct BlockBooks {
-        uint64_t instret, cycles, cycles_accounted, block_base, block_cycles_base;
-        uint32_t block_start, block_end, fallthrough;
-        bool last_access, block_after_access;
-    };
-    BlockBooks block_books() const;
-    void restore_block_books(const BlockBooks& books);
-    bool poll_loop(uint32_t address, uint32_t bytes);  // idempotent_poll_loop, cached
+    // What the poll fast-forward asks of this core (PollFastForward::Core).
+    uint64_t chunk_end() const override { return chunk_end_; }
+    void book_pass(uint32_t address, uint32_t bytes) override;
+    bool poll_loop(uint32_t address, uint32_t bytes) override;
 
-    // The bus accesses of the last block that made any, for the fast-forward.
-    struct BlockPolls {
-        uint64_t serial = UINT64_MAX;  // block_base_ of that block
-        uint32_t block = 0, bytes = 0;
-        unsigned accesses = 0;
-        bool quiet = false;          // one access: a FIFO status read made without synchronising
-        uint64_t deltas = 0;         // sc_delta_count() then: nothing has run since while it is unchanged
-        sc_core::sc_time bus_delay;  // what the bus added to that read
-    };
-    BlockPolls polls_;
-    std::unordered_map<uint64_t, bool> poll_loops_;  // idempotent_poll_loop by address and size
-    uint64_t skipped_polls_ = 0;
-
+    BlockPricer pricer_;
+    PollFastForward poll_fast_forward_;
     const uint16_t elf_machine_;
     std::vector<std::unique_ptr<Mmio>> windows_;
     tlm::tlm_generic_payload bus_payload_;  // reused by bus_transport()
@@ -331,17 +278,6 @@ private:
         uint32_t cycles;  // wait states per access
     };
     std::vector<std::unique_ptr<WaitStateHook>> wait_state_hooks_;
-    // Instruction count and issue cycles of each translated block seen, keyed
-    // by address and byte size (a block at one address can be retranslated
-    // shorter). Firmware does not rewrite its code, so counts never go stale.
-    std::unordered_map<uint64_t, BlockCost> block_costs_;
-    // The blocks met last, by address (a loop's few blocks run thousands of
-    // times: the hash look-up was a visible part of a FIFO feed's host time).
-    struct RecentCost {
-        uint64_t key = ~uint64_t{0};
-        BlockCost cost;
-    };
-    std::array<RecentCost, 64> recent_costs_;
 };
 
 }  // namespace ai8x

@@ -1,0 +1,99 @@
+#include "firmware/host/poll_fast_forward.h"
+
+#include <algorithm>
+
+namespace ai8x {
+
+bool PollFastForward::cached_poll_loop(uint32_t address, uint32_t bytes) {
+    const uint64_t key = (uint64_t(bytes) << 32) | address;
+    const auto cached = poll_loops_.find(key);
+    if (cached != poll_loops_.end()) return cached->second;
+    const bool loop = core_.poll_loop(address, bytes);
+    poll_loops_.emplace(key, loop);
+    return loop;
+}
+
+bool PollFastForward::pass(uint32_t address, uint32_t bytes, sc_core::sc_time next_activity) {
+    BlockBooks& books = books_;
+    tlm_utils::tlm_quantumkeeper& qk = qk_;
+    if (books.instret >= core_.chunk_end()) return false;
+    const sc_core::sc_time before = qk.get_local_time();
+    const BlockBooks kept = books;
+    core_.book_pass(address, bytes);
+    const sc_core::sc_time at_read = qk.get_local_time();
+    qk.set(at_read + polls_.bus_delay);
+    if (!(at_read < next_activity) || qk.need_sync()) {
+        books = kept;
+        qk.set(before);
+        return false;
+    }
+    ++skipped_;
+    return true;
+}
+
+void PollFastForward::skip(uint32_t address, uint32_t bytes) {
+    if (!cached_poll_loop(address, bytes)) return;
+    // Each skipped pass is replayed on the books exactly as executing it would
+    // go: its entry (the loop's branch back: a refill) and block price at the
+    // block start (stop if the chunk is used up), the time charged at its
+    // status read (stop if that read would synchronise: an activity is due by
+    // then), the bus's delay, and the quantum check after the access. Nothing
+    // else happens in a pass: its registers come out as the previous pass left
+    // them, and the status cannot change before the next scheduled activity,
+    // since nothing but a SystemC process changes it.
+    const sc_core::sc_time next_activity = sc_core::sc_time_to_pending_activity();
+    if (!pass(address, bytes, next_activity)) return;
+    const BlockBooks first = books_;
+    const sc_core::sc_time t1 = qk_.get_local_time();
+    if (!pass(address, bytes, next_activity)) return;
+    book_passes_at_once(first, t1, next_activity);
+    while (pass(address, bytes, next_activity)) {
+    }
+}
+
+// After one pass every further pass starts from the same entry state (the
+// branch back, the block's last access) and books the same instructions,
+// cycles and time: the second pass's increments are every later one's. The
+// passes that fit are then booked at once: the stop conditions only grow
+// with the pass count (instructions towards the chunk's end, the read's time
+// towards the next activity, the time after it towards the quantum's end).
+// The last pass, which stops, is replayed as before.
+void PollFastForward::book_passes_at_once(const BlockBooks& first, sc_core::sc_time t1,
+                                          sc_core::sc_time next_activity) {
+    BlockBooks& books = books_;
+    tlm_utils::tlm_quantumkeeper& qk = qk_;
+    const uint64_t chunk_end = core_.chunk_end();
+    const BlockBooks second = books;
+    const sc_core::sc_time t2 = qk.get_local_time();
+    const uint64_t di = second.instret - first.instret, dc = second.cycles - first.cycles;
+    const uint64_t dt = (t2 - t1).value(), bus = polls_.bus_delay.value();
+    const uint64_t read_at = t2.value() + (dt - bus);  // the next pass's status read
+    uint64_t fit = 0;
+    if (di > 0 && dt > bus && books.instret < chunk_end && read_at < next_activity.value()) {
+        fit = (chunk_end - books.instret + di - 1) / di;  // passes that start before the chunk's end
+        const uint64_t reads = (next_activity.value() - 1 - read_at) / dt + 1;  // reads before the activity
+        fit = std::min({fit, reads, uint64_t{1} << 32});
+        // The quantum check after each pass: the largest count whose end needs no sync.
+        const auto syncs_after = [&](uint64_t n) {
+            qk.set(sc_core::sc_time::from_value(t2.value() + n * dt));
+            return qk.need_sync();
+        };
+        if (syncs_after(fit)) {
+            uint64_t lo = 0, hi = fit;  // lo passes fit, hi do not
+            while (hi - lo > 1) {
+                const uint64_t mid = lo + (hi - lo) / 2;
+                (syncs_after(mid) ? hi : lo) = mid;
+            }
+            fit = lo;
+        }
+    }
+    books.instret = second.instret + fit * di;
+    books.cycles = second.cycles + fit * dc;
+    books.cycles_accounted = books.cycles;
+    books.block_base = second.block_base + fit * di;
+    books.block_cycles_base = second.block_cycles_base + fit * dc;
+    qk.set(sc_core::sc_time::from_value(t2.value() + fit * dt));
+    skipped_ += fit;
+}
+
+}  // namespace ai8x
