@@ -213,8 +213,7 @@ uint32_t CortexM4::instruction_cycles(uint16_t hw1, uint16_t hw2, bool& after_ac
 }
 
 bool CortexM4::idempotent_poll_loop(uint32_t address, uint32_t bytes) {
-    // A debugger's breakpoints, steps and watchpoints want every pass executed.
-    if (debugger_ || bytes == 0 || bytes % 2) return false;
+    if (bytes == 0 || bytes % 2) return false;
     std::vector<uint16_t> code(bytes / 2);
     if (uc_mem_read(uc_, address, code.data(), bytes) != UC_ERR_OK) return false;
     return thumb_idempotent_poll_loop(code, address);

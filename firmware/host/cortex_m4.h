@@ -37,8 +37,12 @@ public:
     // UnicornCpu's debug_read/debug_write). Without one attached none of this
     // is on the execution path.
     // Attach before the simulation starts: the CPU then stops before its first
-    // instruction and calls debugger->stopped().
-    void attach_debugger(CpuDebugger* debugger) { debugger_ = debugger; }
+    // instruction and calls debugger->stopped(). Poll fast-forward goes off for
+    // good: a breakpoint or watchpoint in a polling loop sees every pass.
+    void attach_debugger(CpuDebugger* debugger) {
+        debugger_ = debugger;
+        poll_fast_forward().enabled = false;
+    }
     // Drops every breakpoint and watchpoint; the CPU runs on freely.
     void detach_debugger();
     // The rest is for use while stopped (inside CpuDebugger::stopped).

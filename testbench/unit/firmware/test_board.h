@@ -23,7 +23,8 @@
 
 namespace ai8x::test {
 
-// Writing 1 raises the interrupt `delay` later; writing 0 lowers it.
+// Writing 1 raises the interrupt `delay` later; writing 0 lowers it. Reads
+// return 1 (busy) from a write of 1 until the interrupt rises, else 0.
 class DelayedIrqDevice : public sc_core::sc_module {
 public:
     static constexpr uint64_t kAddress = 0x50100000;
@@ -35,6 +36,7 @@ public:
     // input FIFOs do: a CPU then writes it at its own instant, not ahead.
     bool declares_sync = false;
     std::vector<sc_core::sc_time> write_delays;  // the annotated delay of every write
+    uint64_t reads = 0;                          // reads that reached it
 
     explicit DelayedIrqDevice(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
         socket.register_b_transport(this, &DelayedIrqDevice::b_transport);
@@ -55,12 +57,15 @@ private:
             write_delays.push_back(d);
             uint32_t v;
             std::memcpy(&v, t.get_data_ptr(), 4);
-            if (v & 1)
+            busy_ = v & 1;
+            if (busy_)
                 start_.notify(d + delay);
             else if (irq)
                 irq(false);
         } else {
-            std::memset(t.get_data_ptr(), 0, 4);
+            ++reads;
+            const uint32_t status = busy_ ? 1 : 0;
+            std::memcpy(t.get_data_ptr(), &status, 4);
         }
         t.set_response_status(tlm::TLM_OK_RESPONSE);
     }
@@ -69,10 +74,12 @@ private:
         return false;
     }
     void fire() {
+        busy_ = false;
         raised_at = sc_core::sc_time_stamp();
         if (irq) irq(true);
     }
     sc_core::sc_event start_;
+    bool busy_ = false;
 };
 
 struct TestBoard {

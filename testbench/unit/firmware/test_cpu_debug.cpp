@@ -199,3 +199,81 @@ TEST_CASE("a write watchpoint on an SRAM variable stops at each of its writes", 
         CHECK(s.data_address == irq_count);
     }
 }
+
+namespace {
+
+// What a run of firmware/examples/status_poll did: the passes of its busy
+// loop that read the device and those the CPU counted without executing.
+struct StatusPollRun {
+    uint64_t reads = 0, skipped = 0, loop_stops = 0, instructions = 0;
+    sc_core::sc_time end;
+    int exit_code = -1;
+};
+
+// Runs status_poll on a SystemC kernel of its own (so that one test can
+// compare several runs) against a device busy for 20 us that declares its
+// register synchronised, as the FIFO status is; with `breakpoint`, a
+// debugger stops at the loop's first instruction on every pass.
+StatusPollRun run_status_poll(bool fast_forward, bool breakpoint) {
+    static DeviceConfig cfg = board_config();
+    static const std::string elf = build_example(cfg, "status_poll");
+    // The process's first kernel stays (the SystemC library's own static
+    // events belong to it); each run's own is deleted after it.
+    sc_core::sc_simcontext* const before = sc_core::sc_get_curr_simcontext();
+    auto* kernel = new sc_core::sc_simcontext;
+    sc_core::sc_curr_simcontext = sc_core::sc_default_global_context = kernel;
+    StatusPollRun r;
+    {
+        TestBoard board(cfg);
+        board.device.declares_sync = true;
+        board.device.delay = sc_core::sc_time(20, sc_core::SC_US);
+        board.cpu.load_elf(elf);
+        board.cpu.poll_fast_forward().enabled = fast_forward;
+        const uint32_t loop = board.cpu.image()->symbol_address("status_loop") & ~1u;
+        ScriptedDebugger dbg(board.cpu);
+        dbg.next = [&](const DebugStop& why) {
+            if (why.kind == DebugStop::kReset) board.cpu.add_breakpoint(loop);
+            if (why.kind == DebugStop::kBreakpoint && board.cpu.debug_register(kPc) == loop) ++r.loop_stops;
+            board.cpu.resume(false);
+        };
+        if (breakpoint) board.cpu.attach_debugger(&dbg);
+        sc_core::sc_start(sc_core::sc_time(10, sc_core::SC_MS));
+        REQUIRE_FALSE(board.cpu.error());
+        r.reads = board.device.reads;
+        r.skipped = board.cpu.poll_fast_forward().skipped();
+        r.instructions = board.cpu.instructions();
+        r.end = sc_core::sc_time_stamp();
+        r.exit_code = board.exit_code;
+    }
+    sc_core::sc_curr_simcontext = sc_core::sc_default_global_context = before;
+    delete kernel;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("under a debugger a breakpoint inside a status-polling loop stops on every pass (no poll fast-forward)",
+          "[cpu][debug][poll]") {
+    const StatusPollRun executed = run_status_poll(false, false);
+    const StatusPollRun skipping = run_status_poll(true, false);
+    // Asks for the fast-forward: attaching the debugger turns it off.
+    const StatusPollRun debugged = run_status_poll(true, true);
+    for (const StatusPollRun* r : {&executed, &skipping, &debugged}) CHECK(r->exit_code == 0);
+
+    // Without a debugger most passes are counted, not executed, with the same
+    // outcome: each pass reads the status once.
+    INFO("passes " << executed.reads << ", read while fast-forwarding " << skipping.reads << ", skipped "
+                   << skipping.skipped);
+    CHECK(executed.skipped == 0);
+    CHECK(skipping.skipped > executed.reads / 2);
+    CHECK(skipping.reads + skipping.skipped == executed.reads);
+    CHECK(skipping.instructions == executed.instructions);
+    CHECK(skipping.end == executed.end);
+
+    // Under the debugger every pass runs and stops at the breakpoint.
+    CHECK(debugged.skipped == 0);
+    CHECK(debugged.reads == executed.reads);
+    CHECK(debugged.loop_stops == executed.reads);
+    CHECK(debugged.instructions == executed.instructions);
+    CHECK(debugged.end == executed.end);
+}
