@@ -227,83 +227,100 @@ int merge(const fs::path& jobs_dir, const std::string& out) {
     return 0;
 }
 
-int sweep(int argc, char** argv) {
-    CLI::App app{"Run ai8xsim over a grid of register overrides and write one CSV row per point"};
+// The command line, as given.
+struct SweepOptions {
     std::string dir_arg, out_arg, ai8xsim = default_ai8xsim(), build_dir, jobs_dir, merge_dir;
     std::vector<std::string> grids, grid_fields, field_defs;
     unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
     double timeout = 0;
     size_t only_point = 0;
     bool resume = false;
-    app.add_option("DIR", dir_arg, "Vector directory (as for ai8xsim run)");
-    app.add_option("-o,--output", out_arg, "CSV file to write (appended to point by point)");
-    app.add_option("--grid", grids, "Axis ADDR[+ADDR..]=V1,V2,... or ADDR=START:END:STEP (whole register value)");
-    app.add_option("--grid-field", grid_fields,
+};
+
+// Parses the command line into `o`; an exit code when there is nothing more
+// to do (--help, or a parse error already reported).
+std::optional<int> parse_command_line(int argc, char** argv, SweepOptions& o) {
+    CLI::App app{"Run ai8xsim over a grid of register overrides and write one CSV row per point"};
+    app.add_option("DIR", o.dir_arg, "Vector directory (as for ai8xsim run)");
+    app.add_option("-o,--output", o.out_arg, "CSV file to write (appended to point by point)");
+    app.add_option("--grid", o.grids, "Axis ADDR[+ADDR..]=V1,V2,... or ADDR=START:END:STEP (whole register value)");
+    app.add_option("--grid-field", o.grid_fields,
                    "Axis ADDR[+ADDR..]:HI:LO=VALUES or NAME=VALUES: bits HI:LO replaced in the value cnn.c writes");
-    app.add_option("--field", field_defs, "Name a field for --grid-field: NAME=ADDR[+ADDR..]:HI:LO");
-    app.add_option("-j,--jobs", jobs, "Runs in parallel (default: number of cores)")->check(CLI::PositiveNumber);
-    app.add_option("--ai8xsim", ai8xsim, "ai8xsim binary (default: next to this program)");
-    app.add_option("--timeout", timeout, "Seconds per run before it is killed (0: none)")
+    app.add_option("--field", o.field_defs, "Name a field for --grid-field: NAME=ADDR[+ADDR..]:HI:LO");
+    app.add_option("-j,--jobs", o.jobs, "Runs in parallel (default: number of cores)")->check(CLI::PositiveNumber);
+    app.add_option("--ai8xsim", o.ai8xsim, "ai8xsim binary (default: next to this program)");
+    app.add_option("--timeout", o.timeout, "Seconds per run before it is killed (0: none)")
         ->check(CLI::NonNegativeNumber);
-    app.add_option("--build-dir", build_dir, "Firmware build cache of the runs (default: ai8xsim's)");
-    app.add_flag("--resume", resume, "Keep the rows already in the output file and run only the missing points");
-    app.add_option("--point", only_point, "Run only point K of the grid (1-based, grid order)")
+    app.add_option("--build-dir", o.build_dir, "Firmware build cache of the runs (default: ai8xsim's)");
+    app.add_flag("--resume", o.resume, "Keep the rows already in the output file and run only the missing points");
+    app.add_option("--point", o.only_point, "Run only point K of the grid (1-based, grid order)")
         ->check(CLI::PositiveNumber);
-    app.add_option("--write-jobs", jobs_dir,
+    app.add_option("--write-jobs", o.jobs_dir,
                    "Run nothing; write DIR/jobs.txt (GNU parallel) and DIR/slurm.sh (Slurm job array), one point "
                    "per job, each writing DIR/points/point-K.csv");
-    app.add_option("--merge", merge_dir, "Build the CSV (-o) from the results of a --write-jobs DIR");
+    app.add_option("--merge", o.merge_dir, "Build the CSV (-o) from the results of a --write-jobs DIR");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         const int rc = app.exit(e);
         return rc == 0 ? 0 : 2;
     }
+    return std::nullopt;
+}
 
-    if (!merge_dir.empty()) {
-        if (out_arg.empty()) throw UsageError("--merge needs -o FILE");
-        return merge(merge_dir, out_arg);
-    }
-    if (dir_arg.empty()) throw UsageError("no vector directory given");
-    if (out_arg.empty() && jobs_dir.empty()) throw UsageError("no output: give -o FILE (or --write-jobs DIR)");
-    const fs::path dir(dir_arg);
-    if (!fs::is_directory(dir)) throw UsageError("vector directory '" + dir_arg + "' does not exist");
-    if (access(ai8xsim.c_str(), X_OK) != 0)
-        throw UsageError("ai8xsim binary '" + ai8xsim + "' not found or not executable (use --ai8xsim PATH)");
-    if (grids.empty() && grid_fields.empty()) throw UsageError("no axis: give at least one --grid or --grid-field");
+// A sweep (not a merge) needs a vector folder, an output, a runnable
+// ai8xsim and an axis.
+void check_sweep_options(const SweepOptions& o) {
+    if (o.dir_arg.empty()) throw UsageError("no vector directory given");
+    if (o.out_arg.empty() && o.jobs_dir.empty()) throw UsageError("no output: give -o FILE (or --write-jobs DIR)");
+    if (!fs::is_directory(o.dir_arg)) throw UsageError("vector directory '" + o.dir_arg + "' does not exist");
+    if (access(o.ai8xsim.c_str(), X_OK) != 0)
+        throw UsageError("ai8xsim binary '" + o.ai8xsim + "' not found or not executable (use --ai8xsim PATH)");
+    if (o.grids.empty() && o.grid_fields.empty()) throw UsageError("no axis: give at least one --grid or --grid-field");
+}
 
-    std::map<std::string, Field> named;
-    for (const std::string& def : field_defs) named.insert(parse_field_def(def));
-
-    std::map<uint32_t, uint32_t> generated;
-    if (!grid_fields.empty()) generated = generated_writes(dir / "cnn.c");
-    // Axes (CSV columns, grid nesting) in the order the user gave them, whichever option.
+// The grid: its axes (CSV columns, grid nesting) in the order the user gave
+// them, whichever option, the options that gave them (for job lists), the
+// register values cnn.c writes (for --grid-field) and the CSV header.
+struct Grid {
     std::vector<Axis> axes;
-    std::vector<std::string> axis_args;  // the options that gave them, for job lists
+    std::vector<std::string> axis_args;
+    std::map<uint32_t, uint32_t> generated;
+    std::string header;
+};
+
+Grid parse_grid_axes(int argc, char** argv, const SweepOptions& o) {
+    const fs::path dir(o.dir_arg);
+    std::map<std::string, Field> named;
+    for (const std::string& def : o.field_defs) named.insert(parse_field_def(def));
+    Grid g;
+    if (!o.grid_fields.empty()) g.generated = generated_writes(dir / "cnn.c");
     size_t next_grid = 0, next_field = 0;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        if ((a == "--grid" || a.rfind("--grid=", 0) == 0) && next_grid < grids.size()) {
-            axis_args.push_back("--grid=" + grids[next_grid]);
-            axes.push_back(parse_grid(grids[next_grid++]));
-        } else if ((a == "--grid-field" || a.rfind("--grid-field=", 0) == 0) && next_field < grid_fields.size()) {
-            const std::string& g = grid_fields[next_field++];
-            axis_args.push_back("--grid-field=" + g);
-            axes.push_back(parse_grid_field(g, named));
-            for (uint32_t addr : axes.back().addresses)
-                if (!generated.count(addr))
-                    throw UsageError("--grid-field '" + g + "': " + (dir / "cnn.c").string() + " never writes " +
+        if ((a == "--grid" || a.rfind("--grid=", 0) == 0) && next_grid < o.grids.size()) {
+            g.axis_args.push_back("--grid=" + o.grids[next_grid]);
+            g.axes.push_back(parse_grid(o.grids[next_grid++]));
+        } else if ((a == "--grid-field" || a.rfind("--grid-field=", 0) == 0) && next_field < o.grid_fields.size()) {
+            const std::string& spec = o.grid_fields[next_field++];
+            g.axis_args.push_back("--grid-field=" + spec);
+            g.axes.push_back(parse_grid_field(spec, named));
+            for (uint32_t addr : g.axes.back().addresses)
+                if (!g.generated.count(addr))
+                    throw UsageError("--grid-field '" + spec + "': " + (dir / "cnn.c").string() + " never writes " +
                                      hex(addr) + ", so there are no generated bits to keep");
         }
     }
-    std::string header;
-    for (const Axis& a : axes) header += a.label + ",";
-    header += kColumns;
+    for (const Axis& a : g.axes) g.header += a.label + ",";
+    g.header += kColumns;
+    check_grid_size(g.axes);
+    return g;
+}
 
-    check_grid_size(axes);
-    // Grid order: the last axis varies fastest.
+// Every point of the grid, in grid order (the last axis varies fastest).
+std::vector<Point> grid_points_in_order(const Grid& g, size_t only_point) {
     std::vector<Point> points;
-    for (const auto& index : grid_points(axes)) {
+    for (const auto& index : grid_points(g.axes)) {
         Point p;
         p.number = points.size() + 1;
         p.index = index;
@@ -312,98 +329,126 @@ int sweep(int argc, char** argv) {
     if (only_point > points.size())
         throw UsageError("--point " + std::to_string(only_point) + ": the grid has " + std::to_string(points.size()) +
                          " points");
+    return points;
+}
 
-    if (!jobs_dir.empty()) {
-        // One job per point, each a complete command writing its own file.
-        const std::string base = absolute(jobs_dir);
-        fs::create_directories(fs::path(base) / "points");
-        std::vector<std::string> common = {fs::read_symlink("/proc/self/exe").string(), absolute(dir_arg)};
-        for (const auto& f : field_defs) common.push_back("--field=" + f);
-        common.insert(common.end(), axis_args.begin(), axis_args.end());
-        common.push_back("--ai8xsim=" + absolute(ai8xsim));
-        if (timeout > 0) common.push_back("--timeout=" + std::to_string(timeout));
-        if (!build_dir.empty()) common.push_back("--build-dir=" + absolute(build_dir));
-        std::vector<std::string> commands;
-        for (const Point& p : points) {
-            auto argv_k = common;
-            argv_k.push_back("--point=" + std::to_string(p.number));
-            argv_k.push_back("--output=" + base + "/points/point-" + std::to_string(p.number) + ".csv");
-            commands.push_back(ai8x::tools::shell_command(argv_k));
-        }
-        ai8x::tools::write_job_files(base, commands, "ai8xsim-sweep");
-        const nlohmann::json manifest = {{"header", header}, {"points", points.size()}, {"vector", absolute(dir_arg)}};
-        ai8x::tools::write_atomically(base + "/sweep.json", manifest.dump(2) + "\n");
-        std::cerr << "ai8xsim-sweep: " << points.size() << " jobs in " << base << "/jobs.txt and " << base
-                  << "/slurm.sh; merge with --merge " << base << " -o FILE\n";
-        return 0;
+// --write-jobs DIR: one job per point, each a complete command writing its own file.
+int write_jobs(const SweepOptions& o, const Grid& g, const std::vector<Point>& points) {
+    const std::string base = absolute(o.jobs_dir);
+    fs::create_directories(fs::path(base) / "points");
+    std::vector<std::string> common = {fs::read_symlink("/proc/self/exe").string(), absolute(o.dir_arg)};
+    for (const auto& f : o.field_defs) common.push_back("--field=" + f);
+    common.insert(common.end(), g.axis_args.begin(), g.axis_args.end());
+    common.push_back("--ai8xsim=" + absolute(o.ai8xsim));
+    if (o.timeout > 0) common.push_back("--timeout=" + std::to_string(o.timeout));
+    if (!o.build_dir.empty()) common.push_back("--build-dir=" + absolute(o.build_dir));
+    std::vector<std::string> commands;
+    for (const Point& p : points) {
+        auto argv_k = common;
+        argv_k.push_back("--point=" + std::to_string(p.number));
+        argv_k.push_back("--output=" + base + "/points/point-" + std::to_string(p.number) + ".csv");
+        commands.push_back(ai8x::tools::shell_command(argv_k));
     }
+    ai8x::tools::write_job_files(base, commands, "ai8xsim-sweep");
+    const nlohmann::json manifest = {{"header", g.header}, {"points", points.size()}, {"vector", absolute(o.dir_arg)}};
+    ai8x::tools::write_atomically(base + "/sweep.json", manifest.dump(2) + "\n");
+    std::cerr << "ai8xsim-sweep: " << points.size() << " jobs in " << base << "/jobs.txt and " << base
+              << "/slurm.sh; merge with --merge " << base << " -o FILE\n";
+    return 0;
+}
 
-    // The cache named explicitly: a run's TMPDIR is its own folder, so
-    // ai8xsim's last-resort default ($TMPDIR/ai8xsim-cache) would differ per run.
-    RunSetup setup{ai8xsim, dir, timeout, build_dir.empty() ? ai8x::default_firmware_cache_root() : build_dir};
-    remove_stale_scratch();
-    const fs::path scratch = fs::temp_directory_path() / ("ai8xsim-sweep-" + std::to_string(getpid()));
-    for (Point& p : points) p.work = scratch / ("point-" + std::to_string(p.number));
-    auto prepare = [&](Point& p) { p.sets = point_overrides(axes, p.index, generated); };
-
-    if (only_point > 0) {
-        // One point, its file written whole (job lists: one job, one file).
-        Point& p = points[only_point - 1];
-        prepare(p);
-        std::string row;
-        run_points(points, {only_point - 1}, 1, setup, [&](const Point& q) { row = csv_row(q, axes); });
-        std::error_code ec;
-        fs::remove_all(scratch, ec);
-        ai8x::tools::write_atomically(out_arg, header + "\n" + row + "\n");
-        return 0;
-    }
-
-    // Rows already in the file (--resume) are points done. Rows are not kept
-    // in memory while the sweep runs: the file has them.
-    AppendFile file(out_arg, header, resume);
-    std::vector<bool> have(points.size(), false);
-    {
-        const auto kept = rows_by_point(file.take_lines(), points, axes, out_arg);
-        for (size_t i = 0; i < kept.size(); ++i) have[i] = kept[i].has_value();
-    }
+// The points the output file does not hold yet (all of them without --resume).
+std::vector<size_t> points_to_run(AppendFile& file, const std::vector<Point>& points, const Grid& g,
+                                  const std::string& out) {
+    const auto kept = rows_by_point(file.take_lines(), points, g.axes, out);
     std::vector<size_t> todo;
     for (size_t i = 0; i < points.size(); ++i)
-        if (!have[i]) todo.push_back(i);
+        if (!kept[i]) todo.push_back(i);
+    return todo;
+}
+
+// The finished file rewritten with its rows in grid order, whatever order
+// they finished in.
+void sort_rows(const std::string& out, const std::vector<Point>& points, const Grid& g) {
+    std::string csv = g.header + "\n";
+    auto lines = ai8x::tools::read_complete_lines(out);
+    if (lines.empty() || lines.front() != g.header) throw UsageError(out + ": changed while the sweep ran");
+    lines.erase(lines.begin());
+    for (const auto& r : rows_by_point(std::move(lines), points, g.axes, out)) {
+        if (!r) throw UsageError(out + ": a finished point's row is missing (file changed while the sweep ran)");
+        csv += *r + "\n";
+    }
+    ai8x::tools::write_atomically(out, csv);
+}
+
+// Runs the points of the grid that the output file lacks, appending each
+// row as its run ends, then puts the rows in grid order.
+int run_grid(const SweepOptions& o, const Grid& g, std::vector<Point>& points, const RunSetup& setup,
+             const fs::path& scratch) {
+    // Rows already in the file (--resume) are points done. Rows are not kept
+    // in memory while the sweep runs: the file has them.
+    AppendFile file(o.out_arg, g.header, o.resume);
+    const std::vector<size_t> todo = points_to_run(file, points, g, o.out_arg);
     std::cerr << "ai8xsim-sweep: " << points.size() << " points";
-    if (todo.size() < points.size()) std::cerr << ", " << points.size() - todo.size() << " already in " << out_arg;
-    std::cerr << ", " << jobs << " in parallel, runs in " << scratch << "\n";
+    if (todo.size() < points.size()) std::cerr << ", " << points.size() - todo.size() << " already in " << o.out_arg;
+    std::cerr << ", " << o.jobs << " in parallel, runs in " << scratch << "\n";
 
     size_t finished = points.size() - todo.size();
     auto record = [&](const Point& p) {
-        const std::string row = csv_row(p, axes);
-        file.append(row);
+        file.append(csv_row(p, g.axes));
         ++finished;
         std::cerr << "[" << finished << "/" << points.size() << "] point " << p.number
                   << (p.outcome.timed_out ? " timed out" : " exit " + std::to_string(p.outcome.exit_code)) << " ("
                   << p.outcome.wall_seconds << " s)\n";
     };
-    for (size_t i : todo) prepare(points[i]);
+    for (size_t i : todo) points[i].sets = point_overrides(g.axes, points[i].index, g.generated);
     // The first run builds (and caches) the firmware; running it alone keeps
     // the parallel runs from building the same firmware at once.
     if (!todo.empty()) {
         run_points(points, {todo.front()}, 1, setup, record);
-        run_points(points, std::vector<size_t>(todo.begin() + 1, todo.end()), jobs, setup, record);
+        run_points(points, std::vector<size_t>(todo.begin() + 1, todo.end()), o.jobs, setup, record);
     }
     std::error_code ec;
     fs::remove_all(scratch, ec);
-
-    // Complete: the rows in grid order, whatever order they finished in.
-    std::string csv = header + "\n";
-    auto lines = ai8x::tools::read_complete_lines(out_arg);
-    if (lines.empty() || lines.front() != header) throw UsageError(out_arg + ": changed while the sweep ran");
-    lines.erase(lines.begin());
-    for (const auto& r : rows_by_point(std::move(lines), points, axes, out_arg)) {
-        if (!r) throw UsageError(out_arg + ": a finished point's row is missing (file changed while the sweep ran)");
-        csv += *r + "\n";
-    }
-    ai8x::tools::write_atomically(out_arg, csv);
-    std::cerr << "ai8xsim-sweep: wrote " << out_arg << "\n";
+    sort_rows(o.out_arg, points, g);
+    std::cerr << "ai8xsim-sweep: wrote " << o.out_arg << "\n";
     return 0;
+}
+
+// --point K: one point, its file written whole (job lists: one job, one file).
+int run_one_point(const SweepOptions& o, const Grid& g, std::vector<Point>& points, const RunSetup& setup,
+                  const fs::path& scratch) {
+    Point& p = points[o.only_point - 1];
+    p.sets = point_overrides(g.axes, p.index, g.generated);
+    std::string row;
+    run_points(points, {o.only_point - 1}, 1, setup, [&](const Point& q) { row = csv_row(q, g.axes); });
+    std::error_code ec;
+    fs::remove_all(scratch, ec);
+    ai8x::tools::write_atomically(o.out_arg, g.header + "\n" + row + "\n");
+    return 0;
+}
+
+int sweep(int argc, char** argv) {
+    SweepOptions o;
+    if (const auto rc = parse_command_line(argc, argv, o)) return *rc;
+    if (!o.merge_dir.empty()) {
+        if (o.out_arg.empty()) throw UsageError("--merge needs -o FILE");
+        return merge(o.merge_dir, o.out_arg);
+    }
+    check_sweep_options(o);
+    const Grid g = parse_grid_axes(argc, argv, o);
+    std::vector<Point> points = grid_points_in_order(g, o.only_point);
+    if (!o.jobs_dir.empty()) return write_jobs(o, g, points);
+
+    // The cache named explicitly: a run's TMPDIR is its own folder, so
+    // ai8xsim's last-resort default ($TMPDIR/ai8xsim-cache) would differ per run.
+    const RunSetup setup{o.ai8xsim, o.dir_arg, o.timeout,
+                         o.build_dir.empty() ? ai8x::default_firmware_cache_root() : o.build_dir};
+    remove_stale_scratch();
+    const fs::path scratch = fs::temp_directory_path() / ("ai8xsim-sweep-" + std::to_string(getpid()));
+    for (Point& p : points) p.work = scratch / ("point-" + std::to_string(p.number));
+    if (o.only_point > 0) return run_one_point(o, g, points, setup, scratch);
+    return run_grid(o, g, points, setup, scratch);
 }
 
 }  // namespace
