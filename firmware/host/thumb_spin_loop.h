@@ -6,7 +6,7 @@
 // inside the block or was written earlier in the same pass, so while the
 // loaded value stays the same each pass leaves the registers exactly as the
 // previous one did. Passes can then be counted instead of executed
-// (UnicornCpu::hook_block).
+// (firmware/host/poll_fast_forward.h).
 #pragma once
 
 #include <cstdint>

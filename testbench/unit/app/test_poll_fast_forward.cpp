@@ -1,6 +1,6 @@
 // The CPU counts the passes of firmware FIFO polling loops instead of
 // executing them while the status they read cannot change
-// (firmware/host/thumb_spin_loop.h, UnicornCpu::hook_block), pushes without
+// (firmware/host/poll_fast_forward.h, thumb_spin_loop.h), pushes without
 // synchronising while nothing waits for them, and, while no FIFO is full,
 // pushes and reads FIFO_STAT without synchronising at all, each word stamped
 // with the CPU's instant (InputFifoBlock::settled_access). All must leave
