@@ -280,6 +280,7 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
         c.timing.pipeline.output_sync_ns = r.u32(pl, "timing.pipeline", "output_sync_ns");
     }
     c.energy = read_energy_config(r, root);
+    c.rtl_testbench = read_rtl_testbench_config(r, root, c);
     return c;
 }
 

@@ -13,6 +13,7 @@
 
 #include "tlm/energy_config.h"
 #include "tlm/register_description.h"
+#include "tlm/rtl_testbench_config.h"
 
 namespace ai8x {
 
@@ -202,8 +203,9 @@ struct DeviceConfig {
 
     ClockConfig clocks;
     BusTiming bus;
-    AccelTiming timing;   // accelerator state costs (configs: timing:)
-    EnergyConfig energy;  // energy coefficients (configs: energy:; absent: no estimate)
+    AccelTiming timing;                // accelerator state costs (configs: timing:)
+    EnergyConfig energy;               // energy coefficients (configs: energy:; absent: no estimate)
+    RtlTestbenchConfig rtl_testbench;  // the vendor RTL testbench's memory files (configs: rtl_testbench:)
 
     uint32_t processors_total() const { return quadrants * processors_per_quadrant; }
 };

@@ -102,4 +102,8 @@ RegisterMap read_register_map(const Reader& r, const YAML::Node& root, const Dev
 // Reads and checks the optional energy section (tlm/energy_config.cpp).
 EnergyConfig read_energy_config(const Reader& r, const YAML::Node& root);
 
+// Reads and checks the optional rtl_testbench section (tlm/rtl_testbench_config.cpp)
+// against the memories of `c`.
+RtlTestbenchConfig read_rtl_testbench_config(const Reader& r, const YAML::Node& root, const DeviceConfig& c);
+
 }  // namespace ai8x

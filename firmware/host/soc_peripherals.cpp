@@ -14,6 +14,23 @@ namespace {
 constexpr uint64_t kGcrBase = 0x40000000, kGcfrBase = 0x40005800;
 constexpr uint64_t kGpio0Base = 0x40008000, kGpio1Base = 0x40009000, kGpio2Base = 0x40080400;
 constexpr uint64_t kBlockSize = 0x400;
+// Written by the programs of the vendor's RTL-simulation folders before they
+// switch to the 96 MHz oscillator: TME (test-mode enable, not in the MSDK) and
+// MCR IPO_MTRIM ("96M trim"). Stored; they change nothing on the virtual board.
+constexpr uint64_t kTmeBase = 0x40000C00, kMcrBase = 0x40006C00;
+
+// GCR CLKCTRL: bits 20..16 enable the oscillators, bits 28..24 say they are
+// ready (MSDK gcr_regs.h: IPO_EN 19 / IPO_RDY 27, MAX32650 HIRC96M_EN / _RDY);
+// SYSCLK_RDY (13) says the clock switch is done. The virtual oscillators are
+// ready as soon as they are enabled.
+constexpr uint32_t kOscEnableMask = 0x1Fu << 16, kOscReadyShift = 8, kSysclkReady = 1u << 13;
+
+template <typename Device>
+const Device* mapped_device(const std::vector<Device>& devices, uint64_t address, unsigned size) {
+    for (const Device& d : devices)
+        if (address >= d.base && address + size <= d.base + d.size) return &d;
+    return nullptr;
+}
 
 // GCR.PCLKDIV fields of the CNN clock.
 constexpr unsigned kCnnDivPos = 14, kCnnSelPos = 17;
@@ -49,6 +66,11 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
             RegisterFile& gcr = blocks_.front()->regs;
             gcr.value("IPLL_CTRL") = (v & 1u) ? (v | 2u) : (v & ~2u);
         });
+    blocks_.back()->regs.on_write("CLKCTRL", [this](uint32_t v) {
+        RegisterFile& gcr = blocks_.front()->regs;
+        const uint32_t ready = (v & kOscEnableMask) << kOscReadyShift;
+        gcr.value("CLKCTRL") = (v & ~(kOscEnableMask << kOscReadyShift)) | ready | kSysclkReady;
+    });
     blocks_.back()->regs.on_write("PCLKDIV", [this](uint32_t v) {
         pclkdiv_ = v;
         spdlog::debug("{}: CNN clock {:.3f} MHz", this->name(), cnn_clock_hz() / 1e6);
@@ -75,6 +97,15 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
         });
     }
 
+    blocks_.push_back(std::make_unique<Block>(Block{kTmeBase, kBlockSize, RegisterFile("TME", {{"TME", 0x00, 0, 1}})}));
+    blocks_.push_back(std::make_unique<Block>(Block{kMcrBase, kBlockSize,
+                                                    RegisterFile("MCR", {
+                                                                            {"ECCEN", 0x00, 0, 0xFFFFFFFF},
+                                                                            {"IPO_MTRIM", 0x04, 0, 0xFFFFFFFF},
+                                                                            {"OUTEN", 0x08, 0, 0xFFFFFFFF},
+                                                                            {"CMP_CTRL", 0x0C, 0, 0xFFFFFFFF},
+                                                                            {"CTRL", 0x10, 0, 0xFFFFFFFF},
+                                                                        })}));
     add_dual_core_blocks();
     add_gpio("GPIO0", kGpio0Base);
     add_gpio("GPIO1", kGpio1Base);
@@ -108,7 +139,13 @@ void SocPeripherals::add_dual_core_blocks() {
                                                                                // Wake-up status, write 1 to clear:
                                                                                // no wake-up source sets them here.
                                                                                {"LPWKST0", 0x04, 0, 0},
+                                                                               {"LPWKEN0", 0x08, 0, 0xFFFFFFFF},
                                                                                {"LPWKST1", 0x0C, 0, 0},
+                                                                               {"LPWKEN1", 0x10, 0, 0xFFFFFFFF},
+                                                                               {"LPWKST2", 0x14, 0, 0},
+                                                                               {"LPWKEN2", 0x18, 0, 0xFFFFFFFF},
+                                                                               {"LPWKST3", 0x1C, 0, 0},
+                                                                               {"LPWKEN3", 0x20, 0, 0xFFFFFFFF},
                                                                                {"LPPWST", 0x30, 0, 0xFFFFFFFF},
                                                                                {"LPPWEN", 0x34, 0, 0xFFFFFFFF},
                                                                            })}));
@@ -202,6 +239,10 @@ uint32_t SocPeripherals::register_value(const std::string& block, const std::str
     throw std::logic_error("no peripheral block " + block);
 }
 
+void SocPeripherals::map_device(uint64_t base, uint64_t size, DeviceAccess access) {
+    devices_.push_back({base, size, std::move(access)});
+}
+
 SocPeripherals::Block* SocPeripherals::decode(uint64_t address, unsigned size) {
     for (auto& b : blocks_)
         if (address >= b->base && address + size <= b->base + b->size) return b.get();
@@ -225,6 +266,8 @@ void SocPeripherals::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_ti
         const bool ok = len == 4 && fast_fifo_access &&
                         fast_fifo_access(trans.is_read(), uint32_t(addr - cfg_.soc.fast_fifo.base), data);
         status = ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
+    } else if (const MappedDevice* d = mapped_device(devices_, addr, len)) {
+        status = d->access(trans.get_command(), uint32_t(addr - d->base), len, data, delay);
     } else if (Block* b = decode(addr, len)) {
         uint32_t off = uint32_t(addr - b->base);
         bool ok = trans.is_read() ? b->regs.read(off, len, data) : b->regs.write(off, len, data);

@@ -46,6 +46,13 @@ public:
 
     uint32_t register_value(const std::string& block, const std::string& reg);
 
+    // A device of the board that is not a SoC block but answers in the
+    // peripheral window (the RTL testbench's control block): accesses to
+    // [base, base + size) go to `access` (offset from base).
+    using DeviceAccess = std::function<tlm::tlm_response_status(tlm::tlm_command, uint32_t offset, unsigned size,
+                                                                uint32_t& data, sc_core::sc_time& delay)>;
+    void map_device(uint64_t base, uint64_t size, DeviceAccess access);
+
 private:
     struct Block {
         uint64_t base, size;
@@ -62,6 +69,11 @@ private:
 
     const DeviceConfig& cfg_;
     std::vector<std::unique_ptr<Block>> blocks_;
+    struct MappedDevice {
+        uint64_t base, size;
+        DeviceAccess access;
+    };
+    std::vector<MappedDevice> devices_;
     SimControl simctl_;
     uint32_t pclkdiv_ = 0;
 };

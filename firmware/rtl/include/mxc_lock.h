@@ -1,0 +1,5 @@
+/* "mxc_lock.h" of the MSDK, included by name by the MAX78002 RTL programs;
+ * nothing of it is used by them. */
+#ifndef AI8XSIM_RTL_MXC_LOCK_H
+#define AI8XSIM_RTL_MXC_LOCK_H
+#endif
