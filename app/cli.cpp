@@ -77,10 +77,16 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o, std::vector<std::string>
     run->add_option("--timeline", o.timeline_out,
                     "Write phases, layers, stalls and interrupts as a Chrome trace-event JSON timeline to FILE")
         ->type_name("FILE");
-    run->add_option("--timeout", o.timeout_ms, "Simulated milliseconds before giving up")
+    run->add_option("--timeout", o.timeout_ms,
+                    "Simulated milliseconds before giving up (an RTL-simulation folder: its run_test.sv's)")
         ->type_name("MS")
         ->check(CLI::PositiveNumber)
-        ->capture_default_str();
+        ->capture_default_str()
+        ->each([&o](const std::string&) { o.timeout_given = true; });
+    run->add_option("--out", o.out_dir,
+                    "RTL-simulation folder: write the testbench's run folder to DIR (data-output/ dumps beside "
+                    "data-expected/, latency.txt, run_test.log) and run the folder's verify-output.py on it")
+        ->type_name("DIR");
     run->add_option("--set", overrides, "Force a register: ADDR=VALUE (repeatable, hex or decimal)")
         ->type_name("ADDR=VALUE")
         ->allow_extra_args(false);

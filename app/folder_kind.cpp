@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "app/run_context.h"
+#include "app/rtl_folder_kind.h"
 
 namespace fs = std::filesystem;
 
@@ -75,8 +76,9 @@ private:
 
 }  // namespace
 
-std::unique_ptr<FolderKind> folder_kind_for(const std::string& /*dir*/) {
+std::unique_ptr<FolderKind> folder_kind_for(const std::string& dir) {
     // Kinds that recognise their folders by their files come here, first match wins.
+    if (is_rtl_folder(dir)) return std::make_unique<RtlFolderKind>();
     return std::make_unique<GeneratedFolder>();
 }
 

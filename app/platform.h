@@ -12,6 +12,7 @@
 
 #include "firmware/host/cortex_m4.h"
 #include "firmware/host/riscv_core.h"
+#include "firmware/host/rtl_testbench_control.h"
 #include "firmware/host/soc_peripherals.h"
 #include "model/accelerator.h"
 #include "tlm/ahb_bus.h"
@@ -39,6 +40,12 @@ public:
     RiscvCore& add_riscv();
     RiscvCore* riscv() { return riscv_.get(); }
 
+    // Creates the RTL testbench's control block (the `sim` registers of an
+    // RTL-simulation folder's programs, docs/rtl-flow.md) in the peripheral
+    // window (call once, before sc_start).
+    RtlTestbenchControl& add_rtl_testbench();
+    RtlTestbenchControl* rtl_testbench() { return rtl_testbench_.get(); }
+
     // Any other bus initiator (e.g. the trace player), named for bus messages.
     void bind_initiator(tlm::tlm_initiator_socket<32>& s, const std::string& name);
 
@@ -50,6 +57,7 @@ private:
     Accelerator accel_;
     std::unique_ptr<CortexM4> cpu_;
     std::unique_ptr<RiscvCore> riscv_;
+    std::unique_ptr<RtlTestbenchControl> rtl_testbench_;
     unsigned initiators_ = 0;
 };
 

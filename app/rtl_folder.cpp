@@ -144,6 +144,22 @@ RtlRiscvLayout parse_riscv_linker_script(const std::string& text, const std::str
     return l;
 }
 
+std::vector<std::string> parse_makefile_cflags(const std::string& text) {
+    static const std::regex optimize(R"(^\s*MXC_OPTIMIZE_CFLAGS\s*:?=\s*(.*?)\s*$)");
+    static const std::regex project(R"(^\s*PROJ_CFLAGS\s*\+=\s*(.*?)\s*$)");
+    std::vector<std::string> flags;
+    std::istringstream in(text);
+    std::smatch m;
+    for (std::string line; std::getline(in, line);) {
+        const bool opt = std::regex_search(line, m, optimize);
+        if (!opt && !std::regex_search(line, m, project)) continue;
+        std::istringstream words(m[1].str());
+        for (std::string w; words >> w;)
+            if (opt || w.rfind("-D", 0) == 0) flags.push_back(w);
+    }
+    return flags;
+}
+
 RtlFolder read_rtl_folder(const std::string& dir) {
     const fs::path run_test = fs::path(dir) / "run_test.sv";
     RtlFolder f = parse_run_test_sv(read_text(run_test), run_test.string());
@@ -151,6 +167,9 @@ RtlFolder read_rtl_folder(const std::string& dir) {
     for (const std::string* src : {&f.arm_source, &f.riscv_source})
         if (!src->empty() && !fs::is_regular_file(fs::path(dir) / *src))
             throw RtlFolderError(run_test.string() + ": names " + *src + ", which is not in the folder");
+    for (const auto& [makefile, flags] : {std::pair{"Makefile.ARM_PROG", &f.arm_cflags},
+                                           std::pair{"Makefile.RISCV_PROG", &f.riscv_cflags}})
+        if (fs::exists(fs::path(dir) / makefile)) *flags = parse_makefile_cflags(read_text(fs::path(dir) / makefile));
     const fs::path latency = fs::path(dir) / "latency.txt";
     if (fs::exists(latency)) f.latency = parse_latency_txt(read_text(latency), latency.string());
     if (!f.riscv_source.empty()) {
@@ -168,6 +187,25 @@ RtlFolder read_rtl_folder(const std::string& dir) {
         f.riscv_layout->linker_script = scripts[0].filename().string();
     }
     return f;
+}
+
+std::string rtl_folder_category(const std::string& dir) {
+    if (!is_rtl_folder(dir)) return {};
+    RtlFolder f;
+    try {
+        f = parse_run_test_sv(read_text(fs::path(dir) / "run_test.sv"), "run_test.sv");
+    } catch (const RtlFolderError&) {
+        return "rtl";
+    }
+    // The generator names the device in the program's header ("--device MAX78002").
+    std::ifstream in(fs::path(dir) / f.arm_source);
+    std::string head(4096, '\0');
+    in.read(&head[0], std::streamsize(head.size()));
+    const bool max78002 = head.find("--device MAX78002") != std::string::npos;
+    if (f.camera) return "rtl-camera";
+    if (!f.riscv_source.empty()) return max78002 ? "rtl87-riscv" : "rtl-riscv";
+    if (max78002) return "rtl87";
+    return f.load_groups.empty() && f.dump_groups.empty() ? "rtl" : "rtlp";
 }
 
 }  // namespace ai8x

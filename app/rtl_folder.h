@@ -50,6 +50,10 @@ struct RtlFolder {
     std::string arm_source;    // `define ARM_PROG_SOURCE (test.c)
     std::string riscv_source;  // `define RISCV_PROG_SOURCE (test_riscv.c), empty for an Arm-only test
     std::optional<RtlRiscvLayout> riscv_layout;
+    // What the folder's Makefile.ARM_PROG / Makefile.RISCV_PROG compile the
+    // programs with: MXC_OPTIMIZE_CFLAGS (the vendor's -O0) and the -D flags of
+    // PROJ_CFLAGS. Empty without the makefile.
+    std::vector<std::string> arm_cflags, riscv_cflags;
     std::optional<double> timeout_ms;   // defparam REPEAT_TIMEOUT (in units of 10 ms)
     std::vector<uint32_t> load_groups;  // load_cnn_mems_N at the rise of the CNN enable
     std::vector<uint32_t> dump_groups;  // dump_cnn_mems_N at its fall
@@ -63,6 +67,12 @@ struct RtlFolder {
 // the Arm program (`define ARM_PROG_SOURCE).
 bool is_rtl_folder(const std::string& dir);
 
+// The kind of RTL-simulation folder `dir` is, for summaries ("" if it is none):
+// "rtl-camera" (a camera stream from input.csv), "rtl-riscv" / "rtl87-riscv"
+// (a RISC-V program too; MAX78000 / MAX78002), "rtl87" (other MAX78002
+// folders), "rtlp" (MAX78000, preloads or dumps), "rtl" (the rest).
+std::string rtl_folder_category(const std::string& dir);
+
 // Reads run_test.sv, latency.txt and the RISC-V linker script of `dir`.
 // Throws RtlFolderError naming the file when one is missing or malformed.
 RtlFolder read_rtl_folder(const std::string& dir);
@@ -72,5 +82,6 @@ RtlFolder read_rtl_folder(const std::string& dir);
 RtlFolder parse_run_test_sv(const std::string& text, const std::string& name);
 RtlLatency parse_latency_txt(const std::string& text, const std::string& name);
 RtlRiscvLayout parse_riscv_linker_script(const std::string& text, const std::string& name);
+std::vector<std::string> parse_makefile_cflags(const std::string& text);
 
 }  // namespace ai8x

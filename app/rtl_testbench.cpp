@@ -196,6 +196,7 @@ void RtlTestbench::on_irq(bool level) {
     cnn_cycles_ = uint64_t(std::max(0.0, std::ceil(span - 1e-9) - 1));
     take_dumps();
     display("CNN Cycles = " + std::to_string(*cnn_cycles_));
+    compare_expected();
 }
 
 void RtlTestbench::take_dumps() {
@@ -215,8 +216,8 @@ void RtlTestbench::take_dumps() {
     }
 }
 
-std::optional<RtlMismatch> RtlTestbench::compare_expected() const {
-    std::optional<RtlMismatch> first;
+void RtlTestbench::compare_expected() {
+    std::optional<RtlMismatch>& first = mismatch_;
     uint64_t mismatches = 0, matches = 0;
     for (const RtlFileOfPart& e : expected_) {
         const RtlDump* dump = nullptr;
@@ -243,11 +244,11 @@ std::optional<RtlMismatch> RtlTestbench::compare_expected() const {
                 dump ? dump->last_layer : -1};
         }
     }
+    matched_words_ = matches;
     if (first) {
         first->mismatches = mismatches;
         first->matches = matches;
     }
-    return first;
 }
 
 }  // namespace ai8x

@@ -82,13 +82,18 @@ public:
     size_t preload_files() const { return preloads_.size(); }
     size_t expected_files() const { return expected_.size(); }
 
-    // The dumps against data-expected/; nothing when every word matches.
-    std::optional<RtlMismatch> compare_expected() const;
+    // The dumps against data-expected/ (compared at the fall, as run_test.sv
+    // runs verify-output.py then); nothing when every word matches or there
+    // was no fall yet.
+    const std::optional<RtlMismatch>& mismatch() const { return mismatch_; }
+    // Words of data-expected/ that matched.
+    uint64_t matched_words() const { return matched_words_; }
 
 private:
     void load_preloads();
     void check_first_layer_input();
     void take_dumps();
+    void compare_expected();
     void display(const std::string& line);
 
     const DeviceConfig& cfg_;
@@ -100,6 +105,8 @@ private:
     std::optional<sc_core::sc_time> start_;
     std::optional<uint64_t> cnn_cycles_;
     std::vector<RtlDump> dumps_;
+    std::optional<RtlMismatch> mismatch_;
+    uint64_t matched_words_ = 0;
     std::vector<std::string> display_;
 };
 

@@ -25,6 +25,8 @@ struct RunOptions {
     std::string vcd_out;                      // --vcd FILE
     std::string timeline_out;                 // --timeline FILE
     double timeout_ms = 10000.0;              // --timeout: simulated milliseconds without a verdict
+    bool timeout_given = false;               // timeout_ms set by the caller: a folder's own (run_test.sv) does not replace it
+    std::string out_dir;                      // --out DIR: an RTL-simulation folder's run folder (dumps, log)
     std::vector<RegisterOverride> overrides;  // --set ADDR=VALUE (repeatable)
     bool quiet_console = false;               // do not stream the firmware console to stdout
     bool check_memory = true;                 // --check-memory / --no-check-memory (firmware memory checker)

@@ -4,6 +4,7 @@
 
 #include "firmware/host/elf_image.h"
 #include "firmware/host/firmware_cache_root.h"
+#include "firmware/host/host_command.h"
 #include "firmware/host/temporary_files.h"
 
 #include <spdlog/spdlog.h>
@@ -100,24 +101,6 @@ std::vector<fs::path> files_under(const fs::path& dir, const std::string& ext) {
     return out;
 }
 
-std::string shell_quote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-// Runs a command through the shell, returning exit status and combined output.
-int run_tool(const std::string& cmd, std::string& output) {
-    // "e": close-on-exec, so a compiler started by another thread (parallel
-    // builds in one process) does not hold this pipe open past our child.
-    FILE* p = popen((cmd + " 2>&1").c_str(), "re");
-    if (!p) throw std::runtime_error("cannot run: " + cmd);
-    std::array<char, 4096> buf;
-    size_t n;
-    while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) output.append(buf.data(), n);
-    int status = pclose(p);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
 
 uint64_t overflow_bytes(const std::string& output, const std::string& region) {
     std::smatch m;
@@ -159,6 +142,10 @@ void hash_folder_inputs(Fnv1a& hash, const FirmwareSources& src, bool dual) {
     for (const auto* list : {&src.arm, &src.riscv})
         for (const auto& f : *list)
             if (!fs::equivalent(fs::path(f).parent_path(), src.dir, ec)) hash.add(f), hash.add(read_file(f));
+    for (const auto* flags : {&src.arm_flags, &src.riscv_flags})
+        for (const auto& f : *flags) hash.add("flag:" + f);
+    for (const auto* r : {&src.riscv_flash, &src.riscv_sram})
+        if (*r) hash.add("placed:" + std::to_string((*r)->base) + ":" + std::to_string((*r)->size));
 }
 
 // The linker script's MEMORY part, which sections.ld / riscv.ld include.
@@ -250,7 +237,7 @@ std::vector<std::string> FirmwareBuilder::support_objects(const std::string& gcc
         const std::string cmd = arm_command(gcc, device_flags) + " -c " + shell_quote(s.string()) + " -o " +
                                 shell_quote((tmp / (s.stem().string() + ".o")).string());
         std::string output;
-        if (run_tool(cmd, output) != 0) {
+        if (run_host_command(cmd, output) != 0) {
             std::error_code ec;
             fs::remove_all(tmp, ec);
             throw BuildError("building the board-support shim's " + s.string() + " failed", output);
@@ -265,24 +252,26 @@ std::vector<std::string> FirmwareBuilder::support_objects(const std::string& gcc
     return objects;
 }
 
-void FirmwareBuilder::build_riscv(const FirmwareSources& src, uint64_t flash_base, const std::string& out_elf,
+void FirmwareBuilder::build_riscv(const FirmwareSources& src, const FirmwareSources::Region& flash,
+                                  const FirmwareSources::Region& sram, const std::string& out_elf,
                                   const std::string& link_dir) {
     const RiscvConfig& rv = cfg_.riscv;
     const fs::path riscv = fs::path(kFirmwareDir) / "riscv";
     const fs::path shim = fs::path(kFirmwareDir) / "shim";
-    write_memory_script(fs::path(link_dir) / "memory.ld", cfg_.source_path, flash_base, rv.flash_max, rv.sram.base,
-                        rv.sram.size);
+    write_memory_script(fs::path(link_dir) / "memory.ld", cfg_.source_path, flash.base, flash.size, sram.base,
+                        sram.size);
     const std::string gcc =
         std::getenv("AI8XSIM_RISCV_GCC") ? std::getenv("AI8XSIM_RISCV_GCC") : "riscv64-unknown-elf-gcc";
     // libgcc (64-bit division in printf) of the multilib closest to this core.
     std::string libgcc;
-    if (run_tool(shell_quote(gcc) + " -march=" + rv.libgcc_march + " -mabi=" + rv.mabi + " -print-libgcc-file-name",
+    if (run_host_command(shell_quote(gcc) + " -march=" + rv.libgcc_march + " -mabi=" + rv.mabi + " -print-libgcc-file-name",
                  libgcc) != 0)
         throw BuildError("building the RISC-V firmware of " + src.dir + " failed: no " + gcc, libgcc);
     while (!libgcc.empty() && std::isspace(static_cast<unsigned char>(libgcc.back()))) libgcc.pop_back();
     std::string cmd = shell_quote(gcc) + " -march=" + rv.march + " -mabi=" + rv.mabi;
     for (const char* f : kRiscvCompileFlags) cmd += std::string(" ") + f;
     for (const auto& f : riscv_irq_flags(cfg_)) cmd += " " + f;
+    for (const auto& f : src.riscv_flags) cmd += " " + shell_quote(f);
     // The C library headers of the shim come first: the toolchain brings none.
     cmd += " -I" + shell_quote((riscv / "include").string()) + " -I" + shell_quote((shim / "include").string()) +
            folder_includes(src);
@@ -297,7 +286,7 @@ void FirmwareBuilder::build_riscv(const FirmwareSources& src, uint64_t flash_bas
         " -L" + shell_quote(link_dir) + " -T" + shell_quote((riscv / "riscv.ld").string()) + " " + shell_quote(libgcc);
     cmd += " -o " + shell_quote(out_elf);
     std::string output;
-    if (run_tool(cmd, output) != 0) {
+    if (run_host_command(cmd, output) != 0) {
         std::error_code ec;
         fs::remove(out_elf, ec);
         throw BuildError("building the RISC-V firmware of " + src.dir + " failed", output);
@@ -306,7 +295,11 @@ void FirmwareBuilder::build_riscv(const FirmwareSources& src, uint64_t flash_bas
 }
 
 FirmwareSources FirmwareSources::of_folder(const std::string& dir) {
-    return {dir, FirmwareBuilder::firmware_sources(dir), FirmwareBuilder::riscv_sources(dir), {}};
+    FirmwareSources s;
+    s.dir = dir;
+    s.arm = FirmwareBuilder::firmware_sources(dir);
+    s.riscv = FirmwareBuilder::riscv_sources(dir);
+    return s;
 }
 
 // One build: its inputs, the cache entry it fills, and the temporaries it
@@ -441,7 +434,10 @@ std::optional<FirmwareBuild> FirmwareBuilder::cached(const Job& job) const {
 FirmwareBuild FirmwareBuilder::compile(Job& job) {
     job.support = support_objects(job.gcc, job.device_flags, job.shim_key);
     link_arm(job);
-    if (job.dual) link_riscv_behind_arm(job);
+    if (job.dual && job.src.riscv_flash)
+        link_riscv_in_place(job);
+    else if (job.dual)
+        link_riscv_behind_arm(job);
     // The layout first, then the ELFs: a reader takes the cache entry only when
     // all exist, and each appears whole (rename).
     std::ofstream(job.tmp_layout) << job.flash_size << " " << job.sram_size << "\n";
@@ -463,19 +459,28 @@ void FirmwareBuilder::link_arm(Job& job) {
         write_memory_script(job.link_dir / "memory.ld", cfg_.source_path, job.flash->base, flash_size, job.sram->base,
                             sram_size);
         std::string cmd = arm_command(job.gcc, job.device_flags) + folder_includes(job.src);
+        for (const auto& f : job.src.arm_flags) cmd += " " + shell_quote(f);
         for (const auto& s : job.src.arm) cmd += " " + shell_quote(s);
         for (const auto& s : job.support) cmd += " " + shell_quote(s);
         cmd += " -L" + shell_quote(job.link_dir.string()) + " -T" +
                shell_quote((fs::path(kFirmwareDir) / "startup" / "sections.ld").string());
         cmd += " -o " + shell_quote(job.tmp_elf.string());
-        return run_tool(cmd, output);
+        return run_host_command(cmd, output);
     };
     // In a dual-core image the Arm keeps the low part of SRAM; the rest is the RISC-V core's.
-    job.flash_size = job.flash->size;
-    job.sram_size = job.dual ? std::min(cfg_.riscv.arm_sram_size, job.sram->size) : job.sram->size;
+    // A RISC-V image the folder places leaves the Arm what lies below it.
+    const FirmwareSources& src = job.src;
+    const bool placed = job.dual && src.riscv_flash && src.riscv_sram;
+    job.flash_size = placed ? src.riscv_flash->base - job.flash->base : job.flash->size;
+    job.sram_size = placed  ? src.riscv_sram->base - job.sram->base
+                    : job.dual ? std::min(cfg_.riscv.arm_sram_size, job.sram->size)
+                               : job.sram->size;
     std::string output;
     int rc = link(job.flash_size, job.sram_size, output);
-    if (rc != 0) {
+    if (rc != 0 && placed) output += "\nThe Arm image must fit below the RISC-V image the folder places at " +
+                                      hex32(uint32_t(src.riscv_flash->base)) + " (flash) and " +
+                                      hex32(uint32_t(src.riscv_sram->base)) + " (SRAM).\n";
+    if (rc != 0 && !placed) {
         // Sample data of some test networks is larger than the silicon's
         // memories: link again with regions grown to fit, and say so.
         uint64_t more_flash = overflow_bytes(output, "FLASH"), more_sram = overflow_bytes(output, "SRAM");
@@ -507,7 +512,8 @@ void FirmwareBuilder::link_riscv_behind_arm(Job& job) {
         throw BuildError(failed, "main.c of a dual-core folder does not use __FlashStart_ (the RISC-V boot address)");
     std::error_code ec;
     fs::remove(job.link_dir / "memory.ld", ec);
-    build_riscv(job.src, *flash_start, job.tmp_riscv_elf.string(), job.link_dir.string());
+    build_riscv(job.src, {*flash_start, cfg_.riscv.flash_max}, {cfg_.riscv.sram.base, cfg_.riscv.sram.size},
+                job.tmp_riscv_elf.string(), job.link_dir.string());
     const ElfImage rv = ElfImage::load(job.tmp_riscv_elf.string(), EM_RISCV);
     uint64_t rv_end = *flash_start;
     for (const auto& seg : rv.segments()) {
@@ -520,6 +526,20 @@ void FirmwareBuilder::link_riscv_behind_arm(Job& job) {
     }
     // The RISC-V image runs past the end of flash: simulate a larger flash, as for the Arm image.
     if (rv_end > job.flash->base + job.flash_size) job.flash_size = round_up(rv_end - job.flash->base, 0x10000);
+}
+
+void FirmwareBuilder::link_riscv_in_place(Job& job) {
+    const FirmwareSources& src = job.src;
+    const FirmwareSources::Region sram = src.riscv_sram.value_or(
+        FirmwareSources::Region{cfg_.riscv.sram.base, cfg_.riscv.sram.size});
+    std::error_code ec;
+    fs::remove(job.link_dir / "memory.ld", ec);
+    build_riscv(src, *src.riscv_flash, sram, job.tmp_riscv_elf.string(), job.link_dir.string());
+    // The board's flash reaches the end of the RISC-V image's region, as far as the image uses it.
+    uint64_t rv_end = src.riscv_flash->base;
+    for (const auto& seg : ElfImage::load(job.tmp_riscv_elf.string(), EM_RISCV).segments())
+        if (seg.address < job.sram->base) rv_end = std::max<uint64_t>(rv_end, uint64_t(seg.address) + seg.size);
+    job.flash_size = std::max(job.flash_size, round_up(rv_end - job.flash->base, 0x10000));
 }
 
 }  // namespace ai8x

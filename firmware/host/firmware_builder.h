@@ -32,6 +32,18 @@ struct FirmwareSources {
     // Header folders searched after `dir` and before the shim's (a testbench
     // environment, say); every file below them is part of the cache key.
     std::vector<std::string> include_dirs;
+    // Compiler flags of the folder's own sources, after the builder's (a later
+    // -O wins): the Arm's and the RISC-V core's.
+    std::vector<std::string> arm_flags, riscv_flags;
+    // Where the RISC-V image goes when the folder fixes it (an RTL-simulation
+    // folder's linker script): its flash (from the boot address) and SRAM.
+    // The Arm image then keeps the flash and SRAM below them. Unset: the
+    // RISC-V image lies behind the Arm image (__FlashStart_), in the device's
+    // riscv.sram.
+    struct Region {
+        uint64_t base = 0, size = 0;
+    };
+    std::optional<Region> riscv_flash, riscv_sram;
 
     // Every C file of `dir`: in a dual-core folder (one with main_riscv.c)
     // main.c is the Arm's and the rest the RISC-V core's.
@@ -75,9 +87,11 @@ private:
     void link_arm(Job& job);
     // Places and links the RISC-V image behind the Arm's; throws BuildError.
     void link_riscv_behind_arm(Job& job);
-    // Links the RISC-V image for flash at `flash_base`; throws BuildError.
-    void build_riscv(const FirmwareSources& sources, uint64_t flash_base, const std::string& out_elf,
-                     const std::string& link_dir);
+    // Links the RISC-V image where the folder places it (FirmwareSources::riscv_flash); throws BuildError.
+    void link_riscv_in_place(Job& job);
+    // Links the RISC-V image for `flash` and `sram`; throws BuildError.
+    void build_riscv(const FirmwareSources& sources, const FirmwareSources::Region& flash,
+                     const FirmwareSources::Region& sram, const std::string& out_elf, const std::string& link_dir);
     // Objects of the shim and startup sources (one set per device flags and
     // shim content, kept in the cache); compiles them the first time.
     std::vector<std::string> support_objects(const std::string& gcc, const std::vector<std::string>& device_flags,
