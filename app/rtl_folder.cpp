@@ -167,8 +167,8 @@ RtlFolder read_rtl_folder(const std::string& dir) {
     for (const std::string* src : {&f.arm_source, &f.riscv_source})
         if (!src->empty() && !fs::is_regular_file(fs::path(dir) / *src))
             throw RtlFolderError(run_test.string() + ": names " + *src + ", which is not in the folder");
-    for (const auto& [makefile, flags] : {std::pair{"Makefile.ARM_PROG", &f.arm_cflags},
-                                           std::pair{"Makefile.RISCV_PROG", &f.riscv_cflags}})
+    for (const auto& [makefile, flags] :
+         {std::pair{"Makefile.ARM_PROG", &f.arm_cflags}, std::pair{"Makefile.RISCV_PROG", &f.riscv_cflags}})
         if (fs::exists(fs::path(dir) / makefile)) *flags = parse_makefile_cflags(read_text(fs::path(dir) / makefile));
     const fs::path latency = fs::path(dir) / "latency.txt";
     if (fs::exists(latency)) f.latency = parse_latency_txt(read_text(latency), latency.string());

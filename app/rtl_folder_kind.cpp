@@ -48,7 +48,8 @@ FirmwareSources RtlFolderKind::firmware_sources(const RunContext& ctx) const {
     s.arm_flags = folder_->arm_cflags;
     s.riscv_flags = folder_->riscv_cflags;
     if (folder_->riscv_layout) {
-        s.riscv_flash = FirmwareSources::Region{folder_->riscv_layout->flash.origin, folder_->riscv_layout->flash.length};
+        s.riscv_flash =
+            FirmwareSources::Region{folder_->riscv_layout->flash.origin, folder_->riscv_layout->flash.length};
         s.riscv_sram = FirmwareSources::Region{folder_->riscv_layout->sram.origin, folder_->riscv_layout->sram.length};
     }
     return s;
@@ -129,13 +130,15 @@ void RtlFolderKind::attach_testbench(RunContext& ctx) {
 
 std::optional<std::string> RtlFolderKind::failure() const {
     if (bad_input_) return *bad_input_;
-    if (!fails_.empty()) return "fail() was called on the " + fails_.front().core + " core from " + fails_.front().caller;
+    if (!fails_.empty())
+        return "fail() was called on the " + fails_.front().core + " core from " + fails_.front().caller;
     if (!testbench_) return std::nullopt;
     if (const auto& m = testbench_->mismatch()) return "dump differs from " + m->summary();
     if (testbench_->expected_files() && !testbench_->completed())
         return "the CNN never finished, so nothing was dumped for data-expected/";
     const auto& latency = folder_->latency;
-    if (folder_->runs_verify_output && latency && testbench_->cnn_cycles() && *testbench_->cnn_cycles() != latency->total)
+    if (folder_->runs_verify_output && latency && testbench_->cnn_cycles() &&
+        *testbench_->cnn_cycles() != latency->total)
         return "CNN Cycles = " + std::to_string(*testbench_->cnn_cycles()) + ", but latency.txt says " +
                std::to_string(latency->total) + " (verify-output.py compares them)";
     return std::nullopt;
@@ -226,8 +229,9 @@ void RtlFolderKind::add_json_fields(RunContext& ctx) const {
         j["matched_words"] = testbench_->matched_words();
     }
     if (const auto m = testbench_ ? testbench_->mismatch() : std::nullopt)
-        j["mismatch"] = {{"file", m->file},         {"instance", m->instance}, {"word", m->word},
-                         {"bus_address", m->bus_address}, {"expected", m->expected}, {"got", m->got},
+        j["mismatch"] = {{"file", m->file},         {"instance", m->instance},
+                         {"word", m->word},         {"bus_address", m->bus_address},
+                         {"expected", m->expected}, {"got", m->got},
                          {"layer", m->layer},       {"mismatching_words", m->mismatches}};
     if (!ctx.opts.out_dir.empty()) j["run_folder"] = ctx.opts.out_dir;
     if (verify_exit_) j["verify_output"] = {{"exit_code", *verify_exit_}, {"output", verify_output_}};

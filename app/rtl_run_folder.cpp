@@ -27,7 +27,7 @@ void copy_over(const fs::path& from, const fs::path& to) {
     fs::permissions(to, fs::perms::owner_write, fs::perm_options::add, ec);
 }
 
-void write_dumps(const fs::path& out, const RtlTestbench& tb) {
+void write_rtl_dumps(const fs::path& out, const RtlTestbench& tb) {
     for (const RtlDump& d : tb.dumps()) {
         const fs::path folder = out / d.kind->dump_folder;
         fs::create_directories(folder);
@@ -52,7 +52,7 @@ void write_rtl_run_folder(const std::string& out_dir, const RtlFolder& folder, c
         if (std::find(dump_folders.begin(), dump_folders.end(), d.kind->dump_folder) == dump_folders.end())
             dump_folders.push_back(d.kind->dump_folder);
     for (const std::string& f : dump_folders) fs::remove_all(out / f, ec);
-    write_dumps(out, tb);
+    write_rtl_dumps(out, tb);
     for (const char* beside : {"data-expected", "latency.txt"})
         if (fs::exists(fs::path(folder.dir) / beside)) copy_over(fs::path(folder.dir) / beside, out / beside);
     write_file_atomically((out / kLog).string(), [&log](std::ostream& o) { o << log; });
@@ -67,9 +67,8 @@ RtlVerifyOutcome run_verify_output(const RtlFolder& folder, const std::string& o
         return v;
     }
     try {
-        v.exit_code = run_host_command("python3 " + shell_quote(script.string()) + " " +
-                                           shell_quote(fs::absolute(out_dir).string()),
-                                       v.output);
+        v.exit_code = run_host_command(
+            "python3 " + shell_quote(script.string()) + " " + shell_quote(fs::absolute(out_dir).string()), v.output);
     } catch (const std::exception& e) {
         v.exit_code = -1;
         v.output = e.what();

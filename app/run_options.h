@@ -15,18 +15,18 @@ struct RegisterOverride {
 };
 
 struct RunOptions {
-    std::string vector_dir;                   // generator output folder; empty = bundled example
-    std::string build_dir;                    // firmware build cache; empty = default cache
-    std::string config_path;                  // device description; empty = bundled MAX78000
-    std::string json_out;                     // --json FILE
-    std::string trace_out;                    // --trace-out FILE
-    std::string dump_layers_dir;              // --dump-layers OUTDIR
-    bool capture_layers = false;              // keep every layer's output in the result (in-process runs)
-    std::string vcd_out;                      // --vcd FILE
-    std::string timeline_out;                 // --timeline FILE
-    double timeout_ms = 10000.0;              // --timeout: simulated milliseconds without a verdict
-    bool timeout_given = false;               // timeout_ms set by the caller: a folder's own (run_test.sv) does not replace it
-    std::string out_dir;                      // --out DIR: an RTL-simulation folder's run folder (dumps, log)
+    std::string vector_dir;       // generator output folder; empty = bundled example
+    std::string build_dir;        // firmware build cache; empty = default cache
+    std::string config_path;      // device description; empty = bundled MAX78000
+    std::string json_out;         // --json FILE
+    std::string trace_out;        // --trace-out FILE
+    std::string dump_layers_dir;  // --dump-layers OUTDIR
+    bool capture_layers = false;  // keep every layer's output in the result (in-process runs)
+    std::string vcd_out;          // --vcd FILE
+    std::string timeline_out;     // --timeline FILE
+    double timeout_ms = 10000.0;  // --timeout: simulated milliseconds without a verdict
+    bool timeout_given = false;   // timeout_ms set by the caller: a folder's own (run_test.sv) does not replace it
+    std::string out_dir;          // --out DIR: an RTL-simulation folder's run folder (dumps, log)
     std::vector<RegisterOverride> overrides;  // --set ADDR=VALUE (repeatable)
     bool quiet_console = false;               // do not stream the firmware console to stdout
     bool check_memory = true;                 // --check-memory / --no-check-memory (firmware memory checker)

@@ -10,7 +10,8 @@
 #      over the generator-options vectors (../shared/vectors-max78000-options,
 #      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS),
 #      over the MAX78002 vectors (VECTORS_DIR-max78002, with their own expected
-#      failures) and over a small sample with the sanitizer build, every
+#      failures), over the vendor's RTL-simulation folders (VECTORS_DIR-rtl,
+#      docs/rtl-flow.md) and over a small sample with the sanitizer build, every
 #      convolution also computed by each SIMD target of the layer engine and
 #      its plain path, which must agree (AI8XSIM_DOT_KERNEL=check);
 #   5. the silicon anchors (ai8xsim-bench --anchors-only: every anchor within
@@ -134,6 +135,11 @@ python_notebook() {
   return $rc
 }
 
+conformance_rtl() {  # the folder check in this shell (not the pipeline), so a missing folder is summarised
+  require_folder "$vectors-rtl" && "$release/ai8xsim-conformance" "$vectors-rtl" -j2 --timeout 600 --budget 25 \
+    --expected-failures "$repo/testbench/conformance/expected_failures_rtl.txt" | tee "$release/conformance-rtl.txt"
+}
+
 "$repo/scripts/setup.sh" || { echo "setup failed: packages are missing"; exit 1; }
 # Both builds are unity builds (CMAKE_UNITY_BUILD: a few sources per compiler
 # run, so the heavy SystemC/JSON/Catch2 headers are parsed once per batch, not
@@ -178,6 +184,10 @@ step "conformance (release, MAX78002 vectors)" \
   conformance "$release" "$vectors-max78002" -j2 --timeout 300 --budget 15 \
   --expected-failures "$repo/testbench/conformance/expected_failures_max78002.txt"
 
+# The vendor's RTL-simulation folders (docs/rtl-flow.md): each run's dumps go to its work folder,
+# where the folder's own verify-output.py checks them; with their own list of known failures.
+step "conformance (release, RTL-simulation folders)" conformance_rtl
+
 # The silicon anchors (docs/silicon-anchors.md): the firmware's stopwatch on
 # the simulator against public board measurements, from simulated cycles only,
 # so deterministic; an anchor outside its tolerance (or not run) fails the step.
@@ -192,6 +202,9 @@ echo "=== summary"
 printf '%s\n' "${results[@]}"
 report_missing_folders
 # Last line: the golden-vector count of the release conformance run.
+if [ -f "$release/conformance-rtl.txt" ]; then
+  echo "conformance (RTL folders): $(tail -n 1 "$release/conformance-rtl.txt")"
+fi
 if [ -f "$release/conformance-options.txt" ]; then
   echo "conformance (options): $(tail -n 1 "$release/conformance-options.txt")"
 fi

@@ -101,7 +101,6 @@ std::vector<fs::path> files_under(const fs::path& dir, const std::string& ext) {
     return out;
 }
 
-
 uint64_t overflow_bytes(const std::string& output, const std::string& region) {
     std::smatch m;
     std::regex re("region `" + region + "' overflowed by ([0-9]+) bytes");
@@ -182,6 +181,14 @@ std::vector<std::string> c_files(const std::string& dir) {
     std::sort(out.begin(), out.end());
     return out;
 }
+
+// The file names of `paths`, comma-separated, for messages.
+std::string source_file_names(const std::vector<std::string>& paths) {
+    std::string names;
+    for (const auto& p : paths) names += (names.empty() ? "" : ", ") + fs::path(p).filename().string();
+    return names;
+}
+
 }  // namespace
 
 std::vector<std::string> FirmwareBuilder::firmware_sources(const std::string& dir) {
@@ -264,8 +271,9 @@ void FirmwareBuilder::build_riscv(const FirmwareSources& src, const FirmwareSour
         std::getenv("AI8XSIM_RISCV_GCC") ? std::getenv("AI8XSIM_RISCV_GCC") : "riscv64-unknown-elf-gcc";
     // libgcc (64-bit division in printf) of the multilib closest to this core.
     std::string libgcc;
-    if (run_host_command(shell_quote(gcc) + " -march=" + rv.libgcc_march + " -mabi=" + rv.mabi + " -print-libgcc-file-name",
-                 libgcc) != 0)
+    if (run_host_command(
+            shell_quote(gcc) + " -march=" + rv.libgcc_march + " -mabi=" + rv.mabi + " -print-libgcc-file-name",
+            libgcc) != 0)
         throw BuildError("building the RISC-V firmware of " + src.dir + " failed: no " + gcc, libgcc);
     while (!libgcc.empty() && std::isspace(static_cast<unsigned char>(libgcc.back()))) libgcc.pop_back();
     std::string cmd = shell_quote(gcc) + " -march=" + rv.march + " -mabi=" + rv.mabi;
@@ -332,7 +340,8 @@ FirmwareBuilder::Job::Job(const DeviceConfig& cfg, const FirmwareSources& source
     find_memories(cfg);
     if (src.arm.empty()) throw std::runtime_error(src.dir + ": no .c files to build");
     if (dual && !cfg.riscv.present)
-        throw std::runtime_error(src.dir + ": main_riscv.c makes this a dual-core image, but " + cfg.source_path +
+        throw std::runtime_error(src.dir + ": a RISC-V program (" + source_file_names(src.riscv) +
+                                 ") makes this a dual-core image, but " + cfg.source_path +
                                  " describes no RISC-V core (no riscv: section) for the " + cfg.name);
     // The device's interrupt numbers name CNN_IRQn and size the vector table
     // in the shim (firmware/shim/include/device_map.h).
@@ -472,14 +481,15 @@ void FirmwareBuilder::link_arm(Job& job) {
     const FirmwareSources& src = job.src;
     const bool placed = job.dual && src.riscv_flash && src.riscv_sram;
     job.flash_size = placed ? src.riscv_flash->base - job.flash->base : job.flash->size;
-    job.sram_size = placed  ? src.riscv_sram->base - job.sram->base
+    job.sram_size = placed     ? src.riscv_sram->base - job.sram->base
                     : job.dual ? std::min(cfg_.riscv.arm_sram_size, job.sram->size)
                                : job.sram->size;
     std::string output;
     int rc = link(job.flash_size, job.sram_size, output);
-    if (rc != 0 && placed) output += "\nThe Arm image must fit below the RISC-V image the folder places at " +
-                                      hex32(uint32_t(src.riscv_flash->base)) + " (flash) and " +
-                                      hex32(uint32_t(src.riscv_sram->base)) + " (SRAM).\n";
+    if (rc != 0 && placed)
+        output += "\nThe Arm image must fit below the RISC-V image the folder places at " +
+                  hex32(uint32_t(src.riscv_flash->base)) + " (flash) and " + hex32(uint32_t(src.riscv_sram->base)) +
+                  " (SRAM).\n";
     if (rc != 0 && !placed) {
         // Sample data of some test networks is larger than the silicon's
         // memories: link again with regions grown to fit, and say so.
@@ -530,8 +540,8 @@ void FirmwareBuilder::link_riscv_behind_arm(Job& job) {
 
 void FirmwareBuilder::link_riscv_in_place(Job& job) {
     const FirmwareSources& src = job.src;
-    const FirmwareSources::Region sram = src.riscv_sram.value_or(
-        FirmwareSources::Region{cfg_.riscv.sram.base, cfg_.riscv.sram.size});
+    const FirmwareSources::Region sram =
+        src.riscv_sram.value_or(FirmwareSources::Region{cfg_.riscv.sram.base, cfg_.riscv.sram.size});
     std::error_code ec;
     fs::remove(job.link_dir / "memory.ld", ec);
     build_riscv(src, *src.riscv_flash, sram, job.tmp_riscv_elf.string(), job.link_dir.string());

@@ -115,6 +115,19 @@ ObservedFailure observe(const Row& r, const std::string& work_dir) {
     return o;
 }
 
+// RTL-simulation folders by their kinds (a folder counts under each of its kinds).
+void print_rtl_kinds(const std::vector<Row>& rows) {
+    std::map<std::string, std::pair<std::size_t, std::size_t>> by_kind;  // kind -> passed, total
+    for (const auto& r : rows)
+        for (const std::string& k : r.vector->rtl_kinds) {
+            by_kind[k].second++;
+            if (r.verdict == "PASS") by_kind[k].first++;
+        }
+    for (const char* k : {"rtl", "rtlp", "camera", "riscv", "max78002"})
+        if (const auto it = by_kind.find(k); it != by_kind.end())
+            std::printf("RTL folders %-9s %zu of %zu pass\n", k, it->second.first, it->second.second);
+}
+
 // The verdicts against the expected-failures list: the listed vectors that
 // failed as listed, those that passed or failed another way, the listed
 // names that match no vector, and the others that failed.
@@ -435,6 +448,8 @@ int main(int argc, char* argv[]) {
         const fs::path dumps = layer_dumps(work_dir, r.vector->name);
         fs::remove_all(dumps);  // never compare the dumps of an earlier run
         if (r.listed) job.argv.insert(job.argv.end(), {"--dump-layers", dumps.string()});
+        // An RTL folder's run folder: its dumps, and the folder's verify-output.py run on them.
+        if (r.vector->is_rtl()) job.argv.insert(job.argv.end(), {"--out", base.string() + "-rtl"});
         job.log_path = base.string() + ".log";
         job.tmp_dir = base.string() + "-tmp";
         job.leftover_dirs = {cache, work_dir};
@@ -479,6 +494,7 @@ int main(int argc, char* argv[]) {
     }
     for (const auto& [kind, counts] : by_kind)
         std::printf("kind %-9s %zu of %zu pass\n", kind.c_str(), counts.first, counts.second);
+    print_rtl_kinds(rows);
     if (verdicts.failed > 0) std::printf("logs of the failed vectors: %s/<vector>.log\n", work_dir.c_str());
 
     std::vector<VectorCycles> timing;

@@ -55,6 +55,19 @@ std::optional<uint64_t> parse_total_latency(std::istream& in, const std::string&
     return total->get<uint64_t>();
 }
 
+std::vector<std::string> rtl_kinds_of(const std::string& dir) {
+    const fs::path d(dir);
+    if (!fs::exists(d / "run_test.sv")) return {};
+    // --rtl-preload writes the input (and weights) as data/*.dat; --result-output the expected dumps.
+    std::vector<std::string> kinds{fs::exists(d / "data") || fs::exists(d / "data-expected") ? "rtlp" : "rtl"};
+    if (fs::exists(d / "input.csv")) kinds.push_back("camera");
+    if (fs::exists(d / "test_riscv.c")) kinds.push_back("riscv");
+    std::ifstream meta(d / "meta.json");
+    const nlohmann::json j = nlohmann::json::parse(meta, nullptr, false);
+    if (j.is_object() && j.value("device", "") == "MAX78002") kinds.push_back("max78002");
+    return kinds;
+}
+
 namespace {
 
 std::map<std::string, std::string> read_kinds(const fs::path& index) {
@@ -85,6 +98,7 @@ std::vector<VectorInfo> load_catalog(const std::string& vectors_dir) {
         const auto k = kinds.find(v.name);
         v.kind = k == kinds.end() ? "?" : k->second;
         v.expected_cycles = read_total_latency(meta);
+        v.rtl_kinds = rtl_kinds_of(v.dir);
         vectors.push_back(std::move(v));
     }
     std::sort(vectors.begin(), vectors.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
