@@ -39,7 +39,7 @@ TEST_CASE("rtl memory file: @address lines as the generator writes them", "[rtl]
     CHECK(w[2].line == 4);
 }
 
-TEST_CASE("rtl memory file: values run on from the last address; comments are skipped", "[rtl]") {
+TEST_CASE("rtl memory file: values run on from the last address, comments are skipped", "[rtl]") {
     const auto w = read("// header\n@10 1 2 /* two\nlines */ 3\n4 // four\n");
     REQUIRE(w.size() == 4);
     CHECK(w[0].address == 0x10);
