@@ -22,7 +22,7 @@ std::string read_text(const fs::path& p) {
     return ss.str();
 }
 
-[[noreturn]] void fail(const std::string& name, unsigned line, const std::string& what) {
+[[noreturn]] void fail_folder_line(const std::string& name, unsigned line, const std::string& what) {
     throw RtlFolderError(name + ":" + std::to_string(line) + ": " + what);
 }
 
@@ -33,7 +33,7 @@ double number(const std::string& text, const std::string& name, unsigned line, c
         if (used == text.size() && v >= 0) return v;
     } catch (const std::exception&) {
     }
-    fail(name, line, what + " '" + text + "' is not a number");
+    fail_folder_line(name, line, what + " '" + text + "' is not a number");
 }
 
 void add_group(std::vector<uint32_t>& groups, const std::string& digits) {
@@ -111,7 +111,7 @@ RtlLatency parse_latency_txt(const std::string& text, const std::string& name) {
         std::istringstream row(line);
         uint64_t v;
         std::string extra;
-        if (!(row >> v) || (row >> extra)) fail(name, n, "expected one cycle count, got '" + line + "'");
+        if (!(row >> v) || (row >> extra)) fail_folder_line(name, n, "expected one cycle count, got '" + line + "'");
         values.push_back(v);
     }
     if (values.empty()) throw RtlFolderError(name + ": no total cycle count");

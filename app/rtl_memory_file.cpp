@@ -7,7 +7,7 @@ namespace ai8x {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& name, unsigned line, const std::string& what) {
+[[noreturn]] void fail_memory_file_line(const std::string& name, unsigned line, const std::string& what) {
     throw MemoryFileError(name + ":" + std::to_string(line) + ": " + what);
 }
 
@@ -45,7 +45,7 @@ std::vector<Token> tokens_of(std::istream& in, const std::string& name) {
             }
         }
     }
-    if (in_block) fail(name, block_line, "comment /* is never closed");
+    if (in_block) fail_memory_file_line(name, block_line, "comment /* is never closed");
     return out;
 }
 
@@ -57,14 +57,14 @@ int digit_value(char c) {
 }
 
 uint64_t parse_address(const Token& t, const std::string& name) {
-    if (t.text.size() < 2) fail(name, t.line, "'@' without an address");
+    if (t.text.size() < 2) fail_memory_file_line(name, t.line, "'@' without an address");
     uint64_t a = 0;
     for (size_t i = 1; i < t.text.size(); ++i) {
         const char c = t.text[i];
         if (c == '_') continue;
         const int d = digit_value(c);
-        if (d < 0) fail(name, t.line, "address '" + t.text + "' is not hexadecimal");
-        if (a >> 60) fail(name, t.line, "address '" + t.text + "' is too large");
+        if (d < 0) fail_memory_file_line(name, t.line, "address '" + t.text + "' is not hexadecimal");
+        if (a >> 60) fail_memory_file_line(name, t.line, "address '" + t.text + "' is too large");
         a = a << 4 | uint64_t(d);
     }
     return a;
@@ -83,20 +83,21 @@ MemoryFileWord parse_value(const Token& t, const std::string& name, unsigned max
         const char lower = char(std::tolower(static_cast<unsigned char>(c)));
         const bool unknown = lower == 'x' || lower == 'z';
         const int d = digit_value(c);
-        if (!unknown && d < 0) fail(name, t.line, "value '" + t.text + "' is not hexadecimal");
-        if (w.digits == 32) fail(name, t.line, "value '" + t.text + "' has more than 128 bits");
+        if (!unknown && d < 0) fail_memory_file_line(name, t.line, "value '" + t.text + "' is not hexadecimal");
+        if (w.digits == 32) fail_memory_file_line(name, t.line, "value '" + t.text + "' has more than 128 bits");
         shift_in(w.value, unknown ? 0 : unsigned(d));
         shift_in(w.known, unknown ? 0 : 0xF);
         ++w.digits;
     }
-    if (w.digits == 0) fail(name, t.line, "value '" + t.text + "' has no digits");
+    if (w.digits == 0) fail_memory_file_line(name, t.line, "value '" + t.text + "' has no digits");
     // Significant (or unknown) bits above the word width do not fit the memory.
     const uint64_t used[2] = {w.value[0] | ~w.known[0], w.value[1] | ~w.known[1]};
     const unsigned nibbles = w.digits;
     for (unsigned bit = max_bits; bit < 4 * nibbles; ++bit)
         if (used[bit / 64] >> (bit % 64) & 1)
-            fail(name, t.line,
-                 "value '" + t.text + "' does not fit a " + std::to_string(max_bits) + "-bit word of this memory");
+            fail_memory_file_line(
+                name, t.line,
+                "value '" + t.text + "' does not fit a " + std::to_string(max_bits) + "-bit word of this memory");
     return w;
 }
 

@@ -81,6 +81,16 @@ struct Window {
 };
 
 // Two blocks decoding the same address would make the accelerator ambiguous.
+BusTiming read_bus_timing(const Reader& r, const YAML::Node& root) {
+    const YAML::Node bus = r.need(root, "", "bus");
+    BusTiming b;
+    b.accel_reg_wait_states = r.u32(bus, "bus", "accel_reg_wait_states");
+    b.accel_mem_wait_states = r.u32(bus, "bus", "accel_mem_wait_states");
+    b.flash_wait_states = r.u32(bus, "bus", "flash_wait_states");
+    b.sram_wait_states = r.u32(bus, "bus", "sram_wait_states");
+    return b;
+}
+
 void check_overlaps(const Reader& r, const std::vector<Window>& w) {
     for (size_t i = 0; i < w.size(); ++i)
         for (size_t j = i + 1; j < w.size(); ++j)
@@ -255,11 +265,7 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     c.clocks.ipo_hz = r.hz(clk, "clocks", "ipo_hz");
     if (clk["ipll_hz"] && r.u64(clk, "clocks", "ipll_hz") != 0) c.clocks.ipll_hz = r.hz(clk, "clocks", "ipll_hz");
 
-    const YAML::Node bus = r.need(root, "", "bus");
-    c.bus.accel_reg_wait_states = r.u32(bus, "bus", "accel_reg_wait_states");
-    c.bus.accel_mem_wait_states = r.u32(bus, "bus", "accel_mem_wait_states");
-    c.bus.flash_wait_states = r.u32(bus, "bus", "flash_wait_states");
-    c.bus.sram_wait_states = r.u32(bus, "bus", "sram_wait_states");
+    c.bus = read_bus_timing(r, root);
 
     const YAML::Node tm = r.need(root, "", "timing");
     c.timing.read_state = r.u32(tm, "timing", "read_state");
