@@ -56,7 +56,8 @@ std::vector<int8_t> values(std::size_t n) {
 // The series' values as column 1 of rows of three, as a layer's result rows hold them.
 constexpr std::size_t kValueStride = 3;
 std::vector<int8_t> in_rows(const std::vector<int8_t>& v) {
-    std::vector<int8_t> rows(v.size() * kValueStride, 99);
+    // One row more than the values need, so rows.data() + 1 stays inside it for an empty series.
+    std::vector<int8_t> rows((v.size() + 1) * kValueStride, 99);
     for (std::size_t k = 0; k < v.size(); ++k) rows[k * kValueStride + 1] = v[k];
     return rows;
 }
