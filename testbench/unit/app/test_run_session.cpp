@@ -2,11 +2,6 @@
 // the command line writes, runs repeat in one process with the same results,
 // runs from several threads equal serial runs, and a folder that cannot run
 // answers with the command line's message instead of throwing.
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#include <sanitizer/lsan_interface.h>
-#endif
-#endif
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -158,8 +153,8 @@ TEST_CASE("run in process: memory stays flat over many runs", "[run][session]") 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
     // Under ASan freed blocks sit in its quarantine, so resident size grows by
-    // design; there LeakSanitizer answers the same question directly.
-    CHECK(__lsan_do_recoverable_leak_check() == 0);
+    // design; there the 140 runs are checked for leaks by LeakSanitizer when the
+    // process exits (a check mid-run counts the test framework's live objects).
     return;
 #endif
 #endif
