@@ -44,9 +44,16 @@ if command -v riscv64-unknown-elf-gcc > /dev/null; then
   echo "$elf_src" | riscv64-unknown-elf-gcc -march=rv32imc -mabi=ilp32 -Os -nostdlib -x c - -o "$out/fuzz_elf/tiny-riscv.elf"
 fi
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/ai8xsim"
+# The first two of each name, sorted; collected whole first, because `find |
+# head` kills find with SIGPIPE once the cache is large, and pipefail then
+# fails the script.
+first_two_cached() {
+  local -a found
+  mapfile -t found < <(find "$cache" -name "$1" -size -48k | sort)
+  [ "${#found[@]}" -eq 0 ] || printf '%s\n' "${found[@]:0:2}"
+}
 if [ -d "$cache" ]; then
-  { find "$cache" -name firmware.elf -size -48k | head -n 2; find "$cache" -name riscv.elf -size -48k | head -n 2; } |
-    while read -r f; do
+  for f in $(first_two_cached firmware.elf) $(first_two_cached riscv.elf); do
     cp "$f" "$out/fuzz_elf/cache-$(basename "$(dirname "$f")")-$(basename "$f")"
   done
 fi
