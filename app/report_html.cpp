@@ -97,16 +97,21 @@ std::string error_pct(const LayerRow& r) {
     return fmt::format("{:+.2f}%", 100.0 * (double(*r.cycles) - double(*r.estimate)) / double(*r.estimate));
 }
 
+// The opening tag every chart of the report shares.
+std::string svg_open(const char* css_class, const char* label, int width, int height) {
+    return fmt::format(
+        "<svg class=\"{}\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
+        "role=\"img\" aria-label=\"{}\">\n",
+        css_class, width, height, label);
+}
+
 // Per-layer timeline: one lane per layer, bar from start to end.
 std::string timeline_svg(const std::vector<LayerRow>& rows) {
     uint64_t span = 1;
     for (const auto& r : rows) span = std::max(span, r.end);
     const int lane = 22, left = 70, width = 900, height = int(rows.size()) * lane + 40;
     std::ostringstream s;
-    s << fmt::format(
-        "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-        "role=\"img\" aria-label=\"per-layer timeline\">\n",
-        left + width + 20, height);
+    s << svg_open("timeline", "per-layer timeline", left + width + 20, height);
     for (size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
         const double x0 = left + width * double(r.start) / double(span);
@@ -134,10 +139,7 @@ std::string cycles_vs_estimate_svg(const std::vector<LayerRow>& rows) {
     for (const auto& r : rows) top = std::max({top, r.cycles.value_or(0), r.estimate.value_or(0)});
     const int group = 30, left = 70, width = 900, height = int(rows.size()) * group + 30;
     std::ostringstream s;
-    s << fmt::format(
-        "<svg class=\"estimate\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-        "role=\"img\" aria-label=\"cycles versus estimate\">\n",
-        left + width + 20, height);
+    s << svg_open("estimate", "cycles versus estimate", left + width + 20, height);
     for (size_t i = 0; i < rows.size(); ++i) {
         const auto& r = rows[i];
         const int y = int(i) * group + 6;
@@ -167,10 +169,7 @@ std::string cycles_vs_estimate_svg(const std::vector<LayerRow>& rows) {
 std::string memory_svg(const json& memory) {
     const int row_h = 9, left = 110, width = 860;
     std::ostringstream s;
-    s << fmt::format(
-        "<svg class=\"memory\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-        "role=\"img\" aria-label=\"memory occupancy\">\n",
-        left + width + 90, int(memory.size()) * row_h + 6);
+    s << svg_open("memory", "memory occupancy", left + width + 90, int(memory.size()) * row_h + 6);
     for (size_t i = 0; i < memory.size(); ++i) {
         const json& m = memory[i];
         const std::string kind = need(m, "memory", "memory[]").get<std::string>();
