@@ -227,6 +227,7 @@ void RtlFolderKind::add_json_fields(RunContext& ctx) const {
         j["expected_files"] = testbench_->expected_files();
         j["dumped_parts"] = testbench_->dumps().size();
         j["matched_words"] = testbench_->matched_words();
+        j["fifo_frame_wait_cycles"] = testbench_->fifo_frame_wait();
     }
     if (const auto m = testbench_ ? testbench_->mismatch() : std::nullopt)
         j["mismatch"] = {{"file", m->file},         {"instance", m->instance},

@@ -184,6 +184,22 @@ void RtlTestbench::check_first_layer_input() {
     }
 }
 
+// Cycles between the master enable and the rise of the processors' enable:
+// a FIFO-fed inference without streaming starts its first layer only when
+// the whole frame is in (the generator sets REG_STREAM1 to the frame size),
+// and every stall of such an inference is that wait. The generator's
+// estimate (latency.txt), which the folder's verify-output.py requires
+// CNN Cycles to equal, counts no time for the program to fill the FIFOs
+// however fast it is, so the testbench's CNN_ENA (x16proc[0].xproc.xuut.cnnena,
+// the processor's enable) rises when the frame is complete (docs/rtl-flow.md).
+// In streaming mode the layers start on a prefill and run while words arrive:
+// the count keeps every stall there.
+uint64_t RtlTestbench::frame_wait_cycles() const {
+    const SequencePlan plan = plan_sequence(accel_.state());
+    if (!plan.fifo_mode || plan.streaming) return 0;
+    return accel_.last_timing().stall_cycles;
+}
+
 void RtlTestbench::on_irq(bool level) {
     if (!level || !start_ || cnn_cycles_) return;
     // run_test.sv: the fall is seen enable_delay_ns later (chk_clk), and the
@@ -191,7 +207,8 @@ void RtlTestbench::on_irq(bool level) {
     const double hz = accel_.inference_clock_hz() > 0 ? accel_.inference_clock_hz() : accel_.cnn_clock_hz();
     const double end_ps = sc_core::sc_time_stamp().to_seconds() * 1e12 + folder_.enable_delay_ns * 1e3;
     const double period_ps = 1e12 / hz;
-    const double span = (end_ps - start_->to_seconds() * 1e12) / period_ps;
+    frame_wait_ = frame_wait_cycles();
+    const double span = (end_ps - start_->to_seconds() * 1e12) / period_ps - double(frame_wait_);
     // The times are whole picoseconds: a span a hair above an integer is that integer.
     cnn_cycles_ = uint64_t(std::max(0.0, std::ceil(span - 1e-9) - 1));
     take_dumps();

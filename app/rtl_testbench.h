@@ -5,7 +5,8 @@
 //    masks/*.dat) into the memory instances the device description names;
 //  - at the fall (the inference completes) its dump_cnn_mems_N tasks dump the
 //    data memories of quadrant N, and it prints "CNN Cycles = N", measured
-//    from the rise to the fall as run_test.sv measures it.
+//    from the rise to the fall as run_test.sv measures it (a FIFO-fed
+//    inference's processors start when the frame is in: frame_wait_cycles()).
 // Afterwards the dumps are compared with data-expected/*.dat (the comparison
 // the folder's verify-output.py makes, naming the first mismatch) and, with a
 // run folder, written there in the testbench's format.
@@ -77,6 +78,8 @@ public:
     bool enabled() const { return start_.has_value(); }
     bool completed() const { return cnn_cycles_.has_value(); }
     std::optional<uint64_t> cnn_cycles() const { return cnn_cycles_; }
+    // CNN cycles from the master enable to the processors' (CNN Cycles counts from there).
+    uint64_t fifo_frame_wait() const { return frame_wait_; }
     const std::vector<std::string>& display_lines() const { return display_; }
     const std::vector<RtlDump>& dumps() const { return dumps_; }
     size_t preload_files() const { return preloads_.size(); }
@@ -92,6 +95,7 @@ public:
 private:
     void load_preloads();
     void check_first_layer_input();
+    uint64_t frame_wait_cycles() const;
     void take_dumps();
     void compare_expected();
     void display(const std::string& line);
@@ -104,6 +108,7 @@ private:
     bool was_enabled_ = false;
     std::optional<sc_core::sc_time> start_;
     std::optional<uint64_t> cnn_cycles_;
+    uint64_t frame_wait_ = 0;
     std::vector<RtlDump> dumps_;
     std::optional<RtlMismatch> mismatch_;
     uint64_t matched_words_ = 0;

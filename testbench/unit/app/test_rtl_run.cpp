@@ -203,4 +203,42 @@ TEST_CASE("rtl run: run_test.sv's time-out ends a run that never reaches pass()"
     CHECK(r.kind_fields.at("rtl").at("pass_reached") == false);
 }
 
+// MAX78000 --rtl-preload --fifo --result-output: the program pushes the input
+// into FIFO 0 after the start; verify-output.py requires CNN Cycles to equal
+// latency.txt's total (5410).
+const std::string kFifoFolder = "rtlp-fifo-hwc-nonsquare-59446c";
+
+TEST_CASE("rtl run: a FIFO-fed inference counts its cycles from the complete frame", "[rtl][run][fifo]") {
+    ScratchDir scratch("rtl-run-fifo");
+    RunOptions o = rtl_options(kRtlVectors + "/" + kFifoFolder);
+    o.out_dir = (scratch.path / "out").string();
+    const RunResult r = run_in_process(o);
+    INFO(all_messages(r));
+    REQUIRE(r.exit_code == kRunPass);
+    const nlohmann::json& rtl = r.kind_fields.at("rtl");
+    CHECK(rtl.at("cnn_cycles") == 5410);
+    CHECK(rtl.at("verify_output").at("exit_code") == 0);
+    // The accelerator was busy longer: it waited for the program to fill the FIFO first.
+    const uint64_t wait = rtl.at("fifo_frame_wait_cycles").get<uint64_t>();
+    CHECK(wait > 0);
+    CHECK(r.report.cnn_cycles == 5410 + wait);
+}
+
+TEST_CASE("rtl run: a slower FIFO loader lengthens the wait, not CNN Cycles", "[rtl][run][fifo]") {
+    ScratchDir scratch("rtl-run-fifo-slow");
+    const std::string dir = copy_of(kFifoFolder, scratch);
+    // A delay loop before each push: the frame takes longer to arrive.
+    edit(fs::path(dir) / "test.c", R"(\n(\s*)\*\(\(volatile uint32_t \*\) 0x50000008\) = \*in0\+\+;)",
+         "\n$1for (volatile int d = 0; d < 20; ++d) {}\n$1*((volatile uint32_t *) 0x50000008) = *in0++;");
+    const RunResult fast = run_in_process(rtl_options(kRtlVectors + "/" + kFifoFolder));
+    const RunResult slow = run_in_process(rtl_options(dir));
+    INFO(all_messages(slow));
+    REQUIRE(fast.exit_code == kRunPass);
+    REQUIRE(slow.exit_code == kRunPass);
+    CHECK(slow.kind_fields.at("rtl").at("cnn_cycles") == 5410);
+    CHECK(slow.kind_fields.at("rtl").at("fifo_frame_wait_cycles").get<uint64_t>() >
+          fast.kind_fields.at("rtl").at("fifo_frame_wait_cycles").get<uint64_t>() + 187 * 20);
+}
+
+
 }  // namespace rtl_run_test
