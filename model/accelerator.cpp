@@ -35,7 +35,12 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
     for (uint32_t q = 0; q < cfg_.quadrants; ++q) {
         quadrants_.push_back(std::make_unique<Quadrant>(("q" + std::to_string(q)).c_str(), cfg_, q));
         Quadrant& quad = *quadrants_.back();
-        quad.register_bank().find("REG_CTL")->on_write = [this, q](Register&, uint32_t old) { on_ctl_write(q, old); };
+        // The sequencer's side of a REG_CTL write, then the quadrant's own (its memory translator).
+        Register& ctl = *quad.register_bank().find("REG_CTL");
+        ctl.on_write = [this, q, quadrant_side = std::move(ctl.on_write)](Register& r, uint32_t old) {
+            on_ctl_write(q, old);
+            if (quadrant_side) quadrant_side(r, old);
+        };
         add_region(quad.register_bank(), cfg_.quadrant_regs.size);
         for (const auto& port : quad.memory_ports())
             regions_.push_back(

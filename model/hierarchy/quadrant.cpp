@@ -1,6 +1,7 @@
 #include "model/hierarchy/quadrant.h"
 
 #include "model/memories/kernel_memory_port.h"
+#include "model/memories/mlator.h"
 #include "model/registers/quadrant_registers.h"
 
 namespace ai8x {
@@ -36,10 +37,17 @@ Quadrant::Quadrant(sc_core::sc_module_name name, const DeviceConfig& cfg, uint32
         std::make_unique<RegisterBank>(prefix + "regs", cfg.quadrant_regs.base + q * cfg.quadrant_regs.quadrant_stride);
     add_quadrant_registers(*bank_, registers, cfg);
 
-    ports_.push_back(std::make_unique<SlotArrayPort<uint32_t>>(
-        prefix + "data_sram", cfg.data_sram, q, quadrant_base(cfg.data_sram, q),
+    auto data = std::make_unique<DataSramPort>(
+        prefix + "data_sram", cfg, q, quadrant_base(cfg.data_sram, q),
         arrays_of<uint32_t>(processors, [](Processor& p) -> MemoryArray<uint32_t>* { return p.data_sram.get(); }),
-        true));
+        registers);
+    // The memory translator: REG_CTL's MLAT_LD loads it, REG_MLAT reads through it while it is on.
+    Mlator& mlator = data->mlator();
+    bank_->find("REG_CTL")->on_write = [&mlator](Register&, uint32_t old) { mlator.after_ctl_write(old); };
+    bank_->find("REG_MLAT")->on_read = [&mlator](const Register& r) {
+        return mlator.active() ? mlator.read() : r.value();
+    };
+    ports_.push_back(std::move(data));
     ports_.push_back(std::make_unique<SlotArrayPort<uint16_t>>(
         prefix + "tram", cfg.tram, q, quadrant_base(cfg.tram, q),
         arrays_of<uint16_t>(processors, [](Processor& p) -> MemoryArray<uint16_t>* { return &p.tram; }), false));

@@ -240,5 +240,28 @@ TEST_CASE("rtl run: a slower FIFO loader lengthens the wait, not CNN Cycles", "[
           fast.kind_fields.at("rtl").at("fifo_frame_wait_cycles").get<uint64_t>() + 187 * 20);
 }
 
+// MAX78000 --rtl --mlator --mlator-noverify: check_output() reads the output
+// through the memory translator only.
+const std::string kMlatorFolder = "rtl-mlator-589b91";
+
+TEST_CASE("rtl run: check_output() reads the output through the mlator", "[rtl][run][mlator]") {
+    const RunResult r = run_in_process(rtl_options(kRtlVectors + "/" + kMlatorFolder));
+    INFO(all_messages(r));
+    CHECK(r.exit_code == kRunPass);
+    CHECK(r.kind_fields.at("rtl").at("pass_reached") == true);
+    CHECK(r.kind_fields.at("rtl").at("fail_calls").empty());
+}
+
+TEST_CASE("rtl run: the mlator's byte select decides what check_output() sees", "[rtl][run][mlator]") {
+    ScratchDir scratch("rtl-run-mlator");
+    const std::string dir = copy_of(kMlatorFolder, scratch);
+    // Channel 0's checks read byte 1 (channel 1) instead: the expected values no longer match.
+    edit(fs::path(dir) / "test.c", R"(0x00010008; // Enable mlator, byte 0)", "0x00030008; // Enable mlator, byte 0");
+    const RunResult r = run_in_process(rtl_options(dir));
+    const std::string said = all_messages(r);
+    INFO(said);
+    CHECK(r.exit_code == kRunFail);
+    CHECK(contains(said, "fail() was called on the arm core from main+"));
+}
 
 }  // namespace rtl_run_test
