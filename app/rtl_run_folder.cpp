@@ -1,8 +1,11 @@
 #include "app/rtl_run_folder.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+
+#include <unistd.h>
 
 #include "app/atomic_file.h"
 #include "firmware/host/host_command.h"
@@ -37,6 +40,19 @@ void write_rtl_dumps(const fs::path& out, const RtlTestbench& tb) {
     }
 }
 
+// The interpreter of the folder's script: $AI8XSIM_PYTHON when set, else the
+// system's /usr/bin/python3 (Debian's, as CMakeLists.txt prefers it too), else
+// python3 on PATH. Not PATH first: a version manager's shim there (pyenv's
+// runs a chain of shell scripts) took 0.15 s of CPU a start, more than the rest
+// of a preload folder's run; the vendor's verify-output.py needs only the
+// standard library.
+std::string script_python() {
+    if (const char* chosen = std::getenv("AI8XSIM_PYTHON"); chosen && *chosen) return shell_quote(chosen);
+    constexpr const char* kSystem = "/usr/bin/python3";
+    if (::access(kSystem, X_OK) == 0) return kSystem;
+    return "python3";
+}
+
 }  // namespace
 
 void write_rtl_run_folder(const std::string& out_dir, const RtlFolder& folder, const RtlTestbench& tb,
@@ -68,7 +84,8 @@ RtlVerifyOutcome run_verify_output(const RtlFolder& folder, const std::string& o
     }
     try {
         v.exit_code = run_host_command(
-            "python3 " + shell_quote(script.string()) + " " + shell_quote(fs::absolute(out_dir).string()), v.output);
+            script_python() + " " + shell_quote(script.string()) + " " + shell_quote(fs::absolute(out_dir).string()),
+            v.output);
     } catch (const std::exception& e) {
         v.exit_code = -1;
         v.output = e.what();

@@ -28,7 +28,8 @@ struct RtlVerifyOutcome {
     std::string output;
 };
 
-// Runs FOLDER/verify-output.py DIR with python3, as run_test.sv's $system does.
+// Runs FOLDER/verify-output.py DIR with python3 ($AI8XSIM_PYTHON, else
+// /usr/bin/python3, else python3 on PATH), as run_test.sv's $system does.
 RtlVerifyOutcome run_verify_output(const RtlFolder& folder, const std::string& out_dir);
 
 }  // namespace ai8x
