@@ -35,22 +35,27 @@ PackedWeights pack_weights(const LayerWeights& weights, uint32_t kernel_rows, ui
     // LayerWeights order is (output, channel, tap); inside a block tap t of
     // channel ch sits in its kernel row's segment at position s = kernel
     // column * channels + ch: value s % 2 of pair s / 2. With an even channel
-    // count that place is a tap part plus a channel part, looked up once.
+    // count that place is a tap part plus a channel part: the tap's place,
+    // then channels 2p and 2p + 1 as pair p.
     const std::size_t taps = weights.taps;
     const bool separable = channels % 2 == 0;
-    std::vector<std::size_t> tap_place(taps), channel_place(channels);
+    std::vector<std::size_t> tap_place(taps);
     for (std::size_t t = 0; t < taps; ++t)
         tap_place[t] = t / kernel_cols * row_values + (separable ? t % kernel_cols * channels / 2 * pair_values : 0);
-    for (std::size_t ch = 0; ch < channels; ++ch) channel_place[ch] = ch / 2 * pair_values + ch % 2;
     const int8_t* src = weights.values.data();
     for (uint32_t o = 0; o < weights.outputs; ++o) {
         int16_t* block = packed.values.data() + o / kBlockOutputs * kernel_rows * row_values + o % kBlockOutputs * 2;
-        for (std::size_t ch = 0; ch < channels; ++ch, src += taps) {
-            if (separable) {
-                int16_t* dst = block + channel_place[ch];
-                for (std::size_t t = 0; t < taps; ++t) dst[tap_place[t]] = src[t];
-                continue;
+        if (separable) {  // tap by tap, the channels' pairs one after the other
+            for (std::size_t t = 0; t < taps; ++t) {
+                int16_t* dst = block + tap_place[t];
+                const int8_t* value = src + t;
+                for (std::size_t ch = 0; ch < channels; ch += 2, dst += pair_values, value += 2 * taps)
+                    dst[0] = value[0], dst[1] = value[taps];
             }
+            src += channels * taps;
+            continue;
+        }
+        for (std::size_t ch = 0; ch < channels; ++ch, src += taps) {
             for (std::size_t t = 0; t < taps; ++t) {
                 const std::size_t s = t % kernel_cols * channels + ch;
                 block[tap_place[t] + s / 2 * pair_values + s % 2] = src[t];

@@ -1,6 +1,7 @@
 #include "model/engine/kernel_fetch.h"
 
 #include <algorithm>
+#include <optional>
 
 #include <string>
 
@@ -73,6 +74,69 @@ struct KernelReader {
     }
 };
 
+// The kernels of one processor when they lie back to back in the byte stream
+// (every layout but calcx4): kernel k (k = o * passes + j) at mask address
+// mask_start + k * bits, the kernels up to the mask end. Their bytes are one
+// range [first, last] of the stream, so they are gathered once into stream
+// order and every weight is then one table look-up, instead of the word and
+// position arithmetic of KernelReader per tap. The same weights and flags as
+// KernelReader::read over the same kernels; nullopt when the range reaches
+// beyond kernel memory (KernelReader then decodes, leaving those weights 0).
+struct KernelRun {
+    uint32_t kernels = 0;     // kernels 0 .. kernels - 1 lie inside the mask range
+    uint64_t first_word = 0;  // the words holding their bytes, first_word .. last_word
+    uint64_t last_word = 0;
+    std::vector<uint8_t> bytes;  // stream bytes 9 * first_word, 9 * first_word + 1, ... (whole words)
+};
+
+std::optional<KernelRun> kernel_run(const LayerConfig& c, const KernelWord* words, uint64_t kernel_words,
+                                    uint32_t kernels) {
+    KernelRun run;
+    if (c.mask_end < c.mask_start || kernels == 0) return run;
+    run.kernels = static_cast<uint32_t>(std::min<uint64_t>(kernels, (c.mask_end - c.mask_start) / c.weight_bits + 1));
+    const uint64_t last_address = c.mask_start + uint64_t{run.kernels - 1} * c.weight_bits;
+    const uint64_t first_byte = uint64_t{c.mask_start >> 3} * c.kernel_slot_bytes + c.oned_start_byte;
+    const uint64_t last_byte = (last_address >> 3) * c.kernel_slot_bytes + c.oned_start_byte + c.kernel_slot_bytes - 1;
+    run.first_word = first_byte / 9;
+    run.last_word = last_byte / 9;
+    if (run.last_word >= kernel_words) return std::nullopt;
+    // Byte b of the stream is KernelWord[8 - b % 9] of word b / 9: each word reversed.
+    run.bytes.resize((run.last_word - run.first_word + 1) * 9);
+    uint8_t* dst = run.bytes.data();
+    for (uint64_t word = run.first_word; word <= run.last_word; ++word, dst += 9) {
+        const KernelWord& w = words[word];
+        dst[0] = w[8], dst[1] = w[7], dst[2] = w[6], dst[3] = w[5], dst[4] = w[4];
+        dst[5] = w[3], dst[6] = w[2], dst[7] = w[1], dst[8] = w[0];
+    }
+    return run;
+}
+
+// Decodes the kernels of `run` into w's processor `i` and notes the words
+// read as KernelReader would. Everything the loops read is a local (the
+// int8_t stores may alias anything reached through a reference).
+void decode_run(const LayerConfig& c, const KernelRun& run, const std::vector<int8_t>& decoded, uint32_t i,
+                LayerWeights& w, KernelReader& reader) {
+    const uint32_t bits = c.weight_bits, slot = c.kernel_slot_bytes, taps = w.taps, passes = w.passes;
+    const unsigned field_shift = bits == 8 ? 3 : bits == 4 ? 2 : bits == 2 ? 1 : 0;    // log2(bits)
+    const uint64_t last_offset = c.oned_start_byte + (slot - 1) - run.first_word * 9;  // of a slot's last byte
+    const std::size_t output_step = std::size_t{w.processors} * passes * taps;
+    const uint8_t* bytes = run.bytes.data();
+    const int8_t* table = decoded.data();
+    int8_t* out = w.values.data() + std::size_t{i} * passes * taps;
+    uint64_t address = c.mask_start;
+    for (uint32_t k = 0, j = 0; k < run.kernels; ++k, address += bits) {
+        const uint8_t* last = bytes + (address >> 3) * slot + last_offset;
+        const int8_t* decode = table + std::size_t{(address & 7) >> field_shift} * 256;
+        int8_t* dst = out + std::size_t{j} * taps;
+        for (uint32_t t = 0; t < taps; ++t) dst[t] = decode[*(last - t)];
+        if (++j == passes) j = 0, out += output_step;
+    }
+    if (run.kernels == 0) return;
+    reader.first_word = run.first_word;
+    for (uint64_t word = run.first_word; word <= run.last_word && !reader.any_written; ++word)
+        reader.any_written = reader.written[word] != 0;
+}
+
 // Depth-wise: in pass j, processor i convolves its input channel with the
 // kernel at the pass's address (what a convolution would read for output 0 of
 // pass j) into output channel j * processors + i. As a dense weight set every
@@ -132,7 +196,11 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
         const LayerProcessor& p = c.processors[w.processor_index[i]];
         KernelReader reader{state.kernel[p.global].data(), state.kernel_written[p.global].data(), kernel_words, c,
                             kernel_block_stride};
-        for (uint32_t o = 0; o < w.outputs; ++o) {
+        std::optional<KernelRun> run;
+        if (!c.calcx4 && w.taps <= slot && (bits & (bits - 1)) == 0 && bits <= 8)
+            run = kernel_run(c, reader.words, kernel_words, w.outputs * w.passes);
+        if (run) decode_run(c, *run, decoded, i, w, reader);
+        for (uint32_t o = 0; o < w.outputs && !run; ++o) {
             for (uint32_t j = 0; j < w.passes; ++j) {
                 const uint64_t address = c.mask_start + calcx4_kernel(c, o, j, w.passes) * bits;
                 if (address > c.mask_end) continue;

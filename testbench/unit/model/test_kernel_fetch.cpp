@@ -1,0 +1,110 @@
+// Weight decoding from kernel memory: the run decoder (kernels back to back in
+// the byte stream, gathered once) against the tap-by-tap reader on random
+// memory contents and layouts. The tap-by-tap reader is reached through a
+// calcx4 layer whose block size is 0: calcx4 then keeps every kernel at its
+// plain place (kernel_fetch.cpp calcx4_kernel/calcx4_word), so both decode the
+// same kernels, each its own way.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+
+#include "model/engine/kernel_fetch.h"
+
+using namespace ai8x;
+
+namespace {
+
+const DeviceConfig& device() {
+    static const DeviceConfig cfg = load_device_config(default_device_config_path());
+    return cfg;
+}
+
+struct Layout {
+    uint32_t bits;
+    arith::WeightFormat format;
+    uint32_t slot;  // 1 (1x1), 9 (3x3) or k (1-D)
+};
+
+LayerConfig random_layer(std::mt19937& rng, const Layout& l, uint32_t kernel_words) {
+    auto pick = [&](uint32_t lo, uint32_t hi) { return std::uniform_int_distribution<uint32_t>(lo, hi)(rng); };
+    LayerConfig c;
+    c.layer = 3;
+    c.lead_quadrant = 0;
+    c.weight_bits = l.bits;
+    c.weight_format = l.format;
+    c.binary_weights = l.bits == 1 && pick(0, 1) == 1;
+    c.kernel_slot_bytes = l.slot;
+    c.conv1d = l.slot != 1 && l.slot != 9;
+    c.kernel_rows = c.conv1d ? l.slot : (l.slot == 9 ? 3 : 1);
+    c.kernel_cols = c.conv1d ? 1 : c.kernel_rows;
+    c.oned_start_byte = c.conv1d ? pick(0, 8) : 0;
+    c.passes = pick(1, 3);
+    c.channel_positions = pick(1, 20);
+    c.output_passes = pick(1, 2);
+    c.depthwise = pick(0, 5) == 0;
+    for (int p = 0; p < 16; ++p)
+        if (pick(0, 2) != 0) c.processors.push_back({p / 16, p % 16, p, pick(0, 4) != 0});
+    if (c.processors.empty()) c.processors.push_back({0, 0, 0, true});
+    // Mask addresses: from anywhere in memory; the end sometimes before the
+    // last kernel (those weigh 0), sometimes past memory (a warning).
+    const uint32_t kernels = c.channel_positions * c.output_passes * c.passes;
+    c.mask_start = pick(0, kernel_words * 8 - 1) / l.bits * l.bits;
+    const uint32_t span = kernels * l.bits;
+    c.mask_end = c.mask_start + (pick(0, 3) == 0 ? pick(0, span) : span - 1);
+    if (pick(0, 3) == 0) c.mask_start = c.mask_end + 1;  // empty range
+    return c;
+}
+
+void check_same(const LayerWeights& a, const std::vector<EngineWarning>& wa, const LayerWeights& b,
+                const std::vector<EngineWarning>& wb) {
+    REQUIRE(a.outputs == b.outputs);
+    REQUIRE(a.processors == b.processors);
+    REQUIRE(a.processor_index == b.processor_index);
+    REQUIRE(a.values == b.values);
+    REQUIRE(wa.size() == wb.size());
+    for (std::size_t k = 0; k < wa.size(); ++k) {
+        CHECK(wa[k].message == wb[k].message);
+        CHECK(wa[k].kind == wb[k].kind);
+        CHECK(wa[k].quadrant == wb[k].quadrant);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("weights decoded a run at a time equal the tap-by-tap reader", "[engine][kernel_fetch]") {
+    AcceleratorState state{device()};
+    const uint32_t words = state.cfg.kernel_mem.words;
+    std::mt19937 rng(26);
+    for (int p = 0; p < 16; ++p)
+        for (uint32_t w = 0; w < words; ++w) {
+            for (uint8_t& byte : state.kernel[p][w]) byte = static_cast<uint8_t>(rng());
+            state.kernel_written[p][w] = rng() % 8 != 0;
+        }
+    // Processor 5 was never loaded: the warning names its first word.
+    std::fill(state.kernel_written[5].begin(), state.kernel_written[5].end(), 0);
+    const Layout layouts[] = {{8, arith::WeightFormat::Bits8, 9}, {8, arith::WeightFormat::Bits8, 1},
+                              {4, arith::WeightFormat::Bits4, 1}, {2, arith::WeightFormat::Bits2, 1},
+                              {1, arith::WeightFormat::Bits1, 1}, {8, arith::WeightFormat::Bits8, 5},
+                              {2, arith::WeightFormat::Bits2, 3}, {4, arith::WeightFormat::Bits4, 9}};
+    int warned = 0, truncated = 0;
+    for (const Layout& l : layouts) {
+        for (int n = 0; n < 60; ++n) {
+            const LayerConfig c = random_layer(rng, l, words);
+            LayerConfig tap_by_tap = c;
+            tap_by_tap.calcx4 = true;
+            tap_by_tap.calcx4_block = 0;
+            std::vector<EngineWarning> wa, wb;
+            const LayerWeights a = fetch_weights(state, c, wa);
+            const LayerWeights b = fetch_weights(state, tap_by_tap, wb);
+            INFO("bits " << l.bits << " slot " << l.slot << " mask " << c.mask_start << ".." << c.mask_end
+                         << " one-d start " << c.oned_start_byte);
+            check_same(a, wa, b, wb);
+            warned += !wa.empty();
+            truncated += c.mask_end < c.mask_start + c.channel_positions * c.output_passes * c.passes * l.bits - 1;
+        }
+    }
+    // The draws reached the warnings and the truncated ranges.
+    CHECK(warned > 20);
+    CHECK(truncated > 20);
+}
