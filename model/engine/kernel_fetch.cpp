@@ -111,26 +111,65 @@ std::optional<KernelRun> kernel_run(const LayerConfig& c, const KernelWord* word
     return run;
 }
 
-// Decodes the kernels of `run` into w's processor `i` and notes the words
-// read as KernelReader would. Everything the loops read is a local (the
-// int8_t stores may alias anything reached through a reference).
-void decode_run(const LayerConfig& c, const KernelRun& run, const std::vector<int8_t>& decoded, uint32_t i,
-                LayerWeights& w, KernelReader& reader) {
-    const uint32_t bits = c.weight_bits, slot = c.kernel_slot_bytes, taps = w.taps, passes = w.passes;
-    const unsigned field_shift = bits == 8 ? 3 : bits == 4 ? 2 : bits == 2 ? 1 : 0;    // log2(bits)
-    const uint64_t last_offset = c.oned_start_byte + (slot - 1) - run.first_word * 9;  // of a slot's last byte
-    const std::size_t output_step = std::size_t{w.processors} * passes * taps;
-    const uint8_t* bytes = run.bytes.data();
-    const int8_t* table = decoded.data();
-    int8_t* out = w.values.data() + std::size_t{i} * passes * taps;
+// Where processor `i`'s kernels of `run` go in w: kernel k = (o, j) at
+// out + o * output_step + j * taps.
+struct RunTarget {
+    int8_t* out;
+    std::size_t output_step;
+    uint32_t taps, passes;
+};
+
+// 8-bit weights: one field per byte, so kernel k's slot follows kernel k -
+// 1's; the kernels of one output are copied pass after pass. 1x1 kernels (one
+// tap) go without the tap loop.
+void decode_byte_run(const LayerConfig& c, const KernelRun& run, const int8_t* decode, const uint8_t* last,
+                     RunTarget to) {
+    const uint32_t slot = c.kernel_slot_bytes;
+    for (uint32_t k = 0; k < run.kernels; to.out += to.output_step) {
+        const uint32_t n = std::min(to.passes, run.kernels - k);
+        if (to.taps == 1) {
+            for (uint32_t j = 0; j < n; ++j, last += slot) to.out[j] = decode[*last];
+        } else {
+            for (uint32_t j = 0; j < n; ++j, last += slot) {
+                int8_t* dst = to.out + std::size_t{j} * to.taps;
+                for (uint32_t t = 0; t < to.taps; ++t) dst[t] = decode[*(last - t)];
+            }
+        }
+        k += n;
+    }
+}
+
+// 1-, 2- and 4-bit weights: 8 / bits kernels share a slot, each in its own
+// field of every byte (its own decoding table).
+void decode_field_run(const LayerConfig& c, const KernelRun& run, const int8_t* table, const uint8_t* bytes,
+                      uint64_t last_offset, RunTarget to) {
+    const uint32_t bits = c.weight_bits, slot = c.kernel_slot_bytes;
+    const unsigned field_shift = bits == 4 ? 2 : bits == 2 ? 1 : 0;  // log2(bits)
     uint64_t address = c.mask_start;
     for (uint32_t k = 0, j = 0; k < run.kernels; ++k, address += bits) {
         const uint8_t* last = bytes + (address >> 3) * slot + last_offset;
         const int8_t* decode = table + std::size_t{(address & 7) >> field_shift} * 256;
-        int8_t* dst = out + std::size_t{j} * taps;
-        for (uint32_t t = 0; t < taps; ++t) dst[t] = decode[*(last - t)];
-        if (++j == passes) j = 0, out += output_step;
+        int8_t* dst = to.out + std::size_t{j} * to.taps;
+        for (uint32_t t = 0; t < to.taps; ++t) dst[t] = decode[*(last - t)];
+        if (++j == to.passes) j = 0, to.out += to.output_step;
     }
+}
+
+// Decodes the kernels of `run` into w's processor `i` and notes the words
+// read as KernelReader would. Everything the loops read is a local or a
+// value parameter (the int8_t stores may alias anything reached through a
+// reference).
+void decode_run(const LayerConfig& c, const KernelRun& run, const std::vector<int8_t>& decoded, uint32_t i,
+                LayerWeights& w, KernelReader& reader) {
+    const uint64_t last_offset =
+        c.oned_start_byte + (c.kernel_slot_bytes - 1) - run.first_word * 9;  // slot's last byte
+    const RunTarget to{w.values.data() + std::size_t{i} * w.passes * w.taps,
+                       std::size_t{w.processors} * w.passes * w.taps, w.taps, w.passes};
+    if (c.weight_bits == 8)
+        decode_byte_run(c, run, decoded.data(),
+                        run.bytes.data() + uint64_t{c.mask_start >> 3} * c.kernel_slot_bytes + last_offset, to);
+    else
+        decode_field_run(c, run, decoded.data(), run.bytes.data(), last_offset, to);
     if (run.kernels == 0) return;
     reader.first_word = run.first_word;
     for (uint64_t word = run.first_word; word <= run.last_word && !reader.any_written; ++word)
