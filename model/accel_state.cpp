@@ -12,6 +12,12 @@ void QuadrantRegisters::clear() {
     std::fill(stored_only.begin(), stored_only.end(), 0u);
 }
 
+uint32_t* QuadrantRegisters::stored(const std::string& name) {
+    for (std::size_t i = 0; i < stored_only_names.size() && i < stored_only.size(); ++i)
+        if (stored_only_names[i] == name) return &stored_only[i];
+    return nullptr;
+}
+
 // Storage of a state used without a module tree.
 struct AcceleratorState::Detached {
     std::vector<std::unique_ptr<QuadrantRegisters>> registers;
@@ -119,6 +125,7 @@ void AcceleratorState::reset() {
     for (auto& r : quadrant) r.clear();
     clear_layer_activity();
     fifo_ctl = fifo_stat = aon_ctl = 0;
+    oneshot_resume = -1;
 }
 
 void AcceleratorState::clear_layer_activity() {

@@ -42,6 +42,10 @@ struct QuadrantRegisters {
     // Global registers the model only stores (MAX78002 snoop registers), in
     // description order; a deque so that the register bank's pointers stay valid.
     std::deque<uint32_t> stored_only;
+    std::vector<std::string> stored_only_names;  // their names, in the same order
+
+    // Storage of the stored-only register `name`; null when there is none.
+    uint32_t* stored(const std::string& name);
 
     QuadrantRegisters() = default;
     QuadrantRegisters(uint32_t kinds, uint32_t layers) : lreg(kinds, std::vector<uint32_t>(layers, 0)) {}
@@ -114,6 +118,10 @@ struct AcceleratorState {
     uint32_t fifo_ctl = 0;
     uint32_t fifo_stat = 0;
     uint32_t aon_ctl = 0;
+
+    // One-shot mode (REG_CTL.ONESHOT, model/sequencing.h): the layer the next
+    // start runs; -1 when the next start begins at the first layer.
+    int oneshot_resume = -1;
 
     // Threads the layer engine may share its pure computation with
     // (`run --threads`); null runs everything on the calling thread. Not owned

@@ -260,6 +260,9 @@ void Accelerator::sequencer() {
                 spdlog::error("{}: layer engine failed: {}", name(), e.what());
                 last_result_ = EngineResult{};
             }
+            // Snoop units and one-shot mode choose the layers at run time: time the ones that ran.
+            inference_->plan.order.clear();
+            for (const LayerStats& l : last_result_.layers) inference_->plan.order.push_back(l.layer);
             // Time comes from the timing model walking the same registers the engine
             // decoded; function (above) and time (here) stay independent.
             last_timing_ = inference_cycles(TimingModel(timing), state_, plan);
@@ -287,6 +290,12 @@ void Accelerator::sequencer() {
             if (power_->register_resets(q) != resets_at_start[q]) continue;
             uint32_t& ctl = state_.quadrant[q].ctl;
             ctl = fields_.ctl.cnn_irq.with(ctl, 1);
+        }
+        // One-shot: the master's enable clears with each layer, so the next
+        // `REG_CTL |= 1` starts the next layer (model/sequencing.h).
+        if (plan.oneshot) {
+            uint32_t& ctl = state_.quadrant[master].ctl;
+            ctl = fields_.ctl.cnn_en.with(ctl, 0);
         }
         spdlog::debug("{}: done after {} CNN cycles", name(), busy_cycles_);
         update_irq();

@@ -4,6 +4,7 @@
 
 #include "model/registers/quadrant_registers.h"
 #include "model/registers/register_fields.h"
+#include "model/snoop.h"
 
 namespace ai8x {
 
@@ -11,31 +12,45 @@ std::vector<int> SequencePlan::layers() const { return runs() ? order : std::vec
 
 namespace {
 
-// The layer order: from the first layer on, each layer followed by the next
-// index, or by NEXT_LAYER when its LINK_EN is set, until a layer with STOP or
-// the last layer has run. Each layer runs once (a link back ends the walk).
-std::vector<int> layer_order(const AcceleratorState& state, const SequencePlan& p, std::vector<EngineWarning>& w) {
+// The layer after `l`: NEXT_LAYER when its LINK_EN is set and the link is
+// taken, otherwise the next index; -1 after a layer with STOP, after the last
+// layer, or when the next one already ran (a link back ends the walk).
+int following_layer(const AcceleratorState& state, const SequencePlan& p, int l, bool take_link,
+                    const std::vector<bool>& ran, std::vector<EngineWarning>& w) {
     const LayerFields& f = register_fields(state.cfg).layer;
-    const std::vector<uint32_t>& next = state.quadrant[p.master].lreg[LREG_NXTLYR];
+    const uint32_t reg = state.quadrant[p.master].lreg[LREG_NXTLYR][l];
+    if (l == p.last_layer || f.stop.is_set(reg)) return -1;
+    int next = l + 1;
+    if (take_link && f.link_en.is_set(reg)) {
+        next = static_cast<int>(f.next_layer.get(reg));
+        if (next > p.last_layer)
+            w.push_back({p.master, l, "LREG_NXTLYR",
+                         "links to layer " + std::to_string(next) + " beyond the last layer " +
+                             std::to_string(p.last_layer) + "; it runs"});
+    }
+    if (next < 0 || static_cast<uint32_t>(next) >= state.cfg.max_layers || ran[next]) return -1;
+    return next;
+}
+
+// The layer order with every link taken: from the first layer on, each layer
+// followed by following_layer(); each layer runs once.
+std::vector<int> layer_order(const AcceleratorState& state, const SequencePlan& p, int first,
+                             std::vector<EngineWarning>& w) {
     std::vector<int> out;
     std::vector<bool> ran(state.cfg.max_layers, false);
-    for (int l = p.first_layer; l >= 0 && static_cast<uint32_t>(l) < state.cfg.max_layers && !ran[l];) {
+    for (int l = first; l >= 0 && static_cast<uint32_t>(l) < state.cfg.max_layers;) {
         out.push_back(l);
         ran[l] = true;
-        const uint32_t reg = next[l];
-        if (l == p.last_layer || f.stop.is_set(reg)) break;
-        if (f.link_en.is_set(reg)) {
-            const int target = static_cast<int>(f.next_layer.get(reg));
-            if (target > p.last_layer)
-                w.push_back({p.master, l, "LREG_NXTLYR",
-                             "links to layer " + std::to_string(target) + " beyond the last layer " +
-                                 std::to_string(p.last_layer) + "; it runs"});
-            l = target;
-        } else {
-            ++l;
-        }
+        l = following_layer(state, p, l, true, ran, w);
     }
     return out;
+}
+
+// One-shot: the layer this start runs (where the last one-shot start left
+// off, or the first layer).
+int oneshot_layer(const AcceleratorState& state, const SequencePlan& p) {
+    const int resume = state.oneshot_resume;
+    return resume >= p.first_layer && resume <= p.last_layer ? resume : p.first_layer;
 }
 
 }  // namespace
@@ -89,13 +104,39 @@ SequencePlan plan_sequence(const AcceleratorState& state) {
                                   std::to_string(state.cfg.max_start_layer) +
                                   " (the generator never writes it); honoured"});
     }
-    if (p.runs()) p.order = layer_order(state, p, p.warnings);
+    p.oneshot = f.ctl.oneshot.is_set(mq.ctl);
+    if (p.runs() && p.oneshot) p.order = {oneshot_layer(state, p)};
+    if (p.runs() && !p.oneshot) p.order = layer_order(state, p, p.first_layer, p.warnings);
     return p;
 }
 
 bool layer_streams(const AcceleratorState& state, const SequencePlan& plan, int lead_quadrant, int layer) {
     if (!plan.streaming || lead_quadrant < 0) return false;
     return register_fields(state.cfg).layer.fbuf_max.get(state.quadrant[lead_quadrant].lreg[LREG_FMAX][layer]) != 0;
+}
+
+SequenceRun::SequenceRun(AcceleratorState& state, const SequencePlan& plan)
+    : state_(state),
+      plan_(plan),
+      snoop_(std::make_unique<SnoopUnits>(state, plan.master)),
+      ran_(state.cfg.max_layers, false) {
+    if (!plan.oneshot) state.oneshot_resume = -1;
+}
+
+SequenceRun::~SequenceRun() = default;
+
+int SequenceRun::first() const { return plan_.runs() ? plan_.order.front() : -1; }
+
+void SequenceRun::before(int layer) { snoop_->before(layer); }
+
+int SequenceRun::after(int layer) {
+    ran_[static_cast<std::size_t>(layer)] = true;
+    const SnoopDecision snoop = snoop_->after();
+    const bool take_link = !snoop.conditional_links || snoop.take_link;
+    const int next = snoop.stop ? -1 : following_layer(state_, plan_, layer, take_link, ran_, unused_);
+    if (!plan_.oneshot) return next;
+    state_.oneshot_resume = next;  // -1: the next start begins at the first layer
+    return -1;
 }
 
 }  // namespace ai8x

@@ -19,8 +19,19 @@
 //    a warning, as the field exists and is decoded by the hardware sequencer.
 //  * A layer streams when the master's REG_CTL.STREAM_EN is set and the layer's
 //    LREG_FMAX (lead quadrant) is not 0 (docs/streaming.md section 2.7).
+//  * One-shot (the master's REG_CTL.ONESHOT; generator --one-shot): each start
+//    runs one layer and ends with the completion interrupt; the next start
+//    runs the layer that would have followed (AcceleratorState::oneshot_resume).
+//    The master's CNN_EN clears when such a layer completes, so the firmware's
+//    cnn_continue() (`REG_CTL |= 1`) is a rising edge: the MAX78002's generated
+//    interrupt handler leaves CNN_EN set (izer toplevel.py, REQUIRE_ONESHOT_CLEAR
+//    false), the MAX78000's clears it itself.
+//  * Snoop units (MAX78002, model/snoop.h) decide at run time whether a
+//    layer's link is taken and whether the inference stops after a layer:
+//    SequenceRun follows them; SequencePlan::order assumes every link is taken.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "model/accel_state.h"
@@ -36,6 +47,7 @@ struct SequencePlan {
     bool layer_range_valid = false;       // first <= last < max_layers
     bool fifo_mode = false;               // master REG_CTL.FIFO_EN
     bool streaming = false;               // master REG_CTL.STREAM_EN
+    bool oneshot = false;                 // master REG_CTL.ONESHOT: `order` is the one layer this start runs
     std::vector<EngineWarning> warnings;  // why nothing runs, or what is unusual
     // Layers in the order they run: first_layer..last_layer, unless the
     // master's LREG_NXTLYR links (MAX78002) send a layer elsewhere or stop.
@@ -51,6 +63,29 @@ struct SequencePlan {
 bool runs_on_its_own(const AcceleratorState& state, int q);
 
 SequencePlan plan_sequence(const AcceleratorState& state);
+
+class SnoopUnits;
+
+// One inference's walk through its layers, as the sequencer takes them at run
+// time: first(), then before(layer) and after(layer) around each layer, which
+// returns the next layer or -1. Follows the plan, except where a snoop unit
+// decides on a link or a stop; in one-shot mode it ends after one layer and
+// leaves the layer to resume at in the state.
+class SequenceRun {
+public:
+    SequenceRun(AcceleratorState& state, const SequencePlan& plan);
+    ~SequenceRun();
+    int first() const;
+    void before(int layer);
+    int after(int layer);
+
+private:
+    AcceleratorState& state_;
+    const SequencePlan& plan_;
+    std::unique_ptr<SnoopUnits> snoop_;
+    std::vector<bool> ran_;
+    std::vector<EngineWarning> unused_;  // link warnings were given by plan_sequence()
+};
 
 // Whether `layer` (whose shared registers come from `lead_quadrant`) streams.
 bool layer_streams(const AcceleratorState& state, const SequencePlan& plan, int lead_quadrant, int layer);

@@ -9,11 +9,12 @@
 #   4. the conformance runner over all golden vectors with the Release build,
 #      over the generator-options vectors (../shared/vectors-max78000-options,
 #      RISC-V and fast-FIFO firmware among them; AI8XSIM_OPTIONS_VECTORS),
-#      over the MAX78002 vectors (VECTORS_DIR-max78002, with their own expected
-#      failures), over the vendor's RTL-simulation folders (VECTORS_DIR-rtl,
-#      docs/rtl-flow.md) and over a small sample with the sanitizer build, every
-#      convolution also computed by each SIMD target of the layer engine and
-#      its plain path, which must agree (AI8XSIM_DOT_KERNEL=check);
+#      over the MAX78002 vectors (VECTORS_DIR-max78002) and the MAX78002
+#      generator-options vectors (VECTORS_DIR-max78002-options), each with their
+#      own expected failures, over the vendor's RTL-simulation folders
+#      (VECTORS_DIR-rtl, docs/rtl-flow.md) and over a small sample with the
+#      sanitizer build, every convolution also computed by each SIMD target of
+#      the layer engine and its plain path, which must agree (AI8XSIM_DOT_KERNEL=check);
 #   5. the silicon anchors (ai8xsim-bench --anchors-only: every anchor within
 #      its tolerance, docs/silicon-anchors.md);
 #   6. the same results from both builds on a sample (scripts/check-determinism.sh);
@@ -183,6 +184,9 @@ step "conformance (release, generator-options vectors)" conformance_options
 step "conformance (release, MAX78002 vectors)" \
   conformance "$release" "$vectors-max78002" -j2 --timeout 300 --budget 15 \
   --expected-failures "$repo/testbench/conformance/expected_failures_max78002.txt"
+step "conformance (release, MAX78002 generator-options vectors)" \
+  conformance "$release" "$vectors-max78002-options" -j2 --timeout 300 --budget 15 \
+  --expected-failures "$repo/testbench/conformance/expected_failures_max78002_options.txt"
 
 # The vendor's RTL-simulation folders (docs/rtl-flow.md): each run's dumps go to its work folder,
 # where the folder's own verify-output.py checks them; with their own list of known failures.

@@ -174,6 +174,11 @@ struct DeviceConfig {
     uint64_t mlat_offset = 0;                  // offset of REG_MLAT (from register_map) inside the quadrant block
     uint32_t fifo_count = 0;
     uint32_t fifo_depth = 0;
+    // When a streaming layer after the first may read a pooling window
+    // (accelerator.stream_release; docs/streaming.md §12): false ("thresholds",
+    // the MAX78000) when its producer's scan has reached the LREG_STREAM1/2
+    // threshold, true ("window", the MAX78002) once the window has been written.
+    bool stream_release_on_window = false;
 
     // Every register and field (configs: register_map); shared, never changed after loading.
     std::shared_ptr<const RegisterMap> registers;

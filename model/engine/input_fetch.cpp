@@ -68,7 +68,8 @@ std::vector<uint32_t> stream_words(const LayerConfig& c, const InputWordSource& 
                 for (uint32_t col = 0; col < c.pool_cols; ++col) {
                     const uint64_t px = uint64_t{pr * c.pool_stride + r} * c.in_cols + pc * col_stride + col;
                     for (uint32_t o = 0; o < ops; ++o) {
-                        const uint64_t offset = c.chw_input ? px / 4 : (px * c.passes + pass) * c.operands + o;
+                        const uint64_t offset =
+                            c.chw_input ? px / 4 : px * c.pixel_pitch + uint64_t{pass} * c.operands + o;
                         words.push_back(source.word(instance, offset, position));
                     }
                 }
@@ -175,7 +176,8 @@ ProcessorScan fetch_processor(const AcceleratorState& state, const LayerConfig& 
                 if (c.chw_input)
                     raw[px] = read_byte(uint64_t{c.read_base} + px / 4, px % 4);
                 else
-                    raw[px] = read_byte(uint64_t{c.read_base} + (uint64_t{px} * c.passes + j) * c.operands + o, lane);
+                    raw[px] = read_byte(
+                        uint64_t{c.read_base} + uint64_t{px} * c.pixel_pitch + uint64_t{j} * c.operands + o, lane);
             }
         }
         Plane plane;

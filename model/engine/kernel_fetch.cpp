@@ -9,28 +9,36 @@ namespace ai8x {
 
 namespace {
 
-constexpr uint32_t kCalcx4Outputs = 4;  // calcx4: four outputs at once, one per kernel block (the feature's name)
+// Where the kernel of output `o`, input pass `j` starts: its mask address and
+// the kernel memory words to add to the word that address selects. Plain
+// layers walk the mask address through (output, pass) up to the mask end.
+// calcx4 (MAX78002) computes four outputs at once, output o from block o % 4
+// of the kernel memory (block b at b * block_stride words, izer
+// apbaccess.write_kern with calc_x4); inside its block the kernels of outputs
+// o % 4, o % 4 + 4, ... follow each other from the mask start address, each
+// with its passes (izer kernels.py reorders the outputs so; measured on
+// t-test-x4-multipass5m8: with outputs in plain order inside the blocks,
+// output 4's values came out as output 1's). A block holds calcx4_block kernels.
+struct KernelPlace {
+    bool valid = false;
+    uint64_t address = 0;
+    uint64_t word_offset = 0;
+};
 
-// calcx4 (MAX78002): the generator splits a layer's kernels (counted from the
-// layer's first kernel word) into four consecutive blocks of `calcx4_block`
-// kernels and stores block b at b * block_stride + (first word / 4), so that
-// four outputs can read their kernels from four parts at once (izer
-// apbaccess.write_kern with calc_x4). `word` is the word the plain layout
-// would read.
-// Kernel number (counted from the layer's first) of output `o`, pass `j`: o * passes + j;
-// calcx4 computes four outputs at once, output o from block o % 4, where its
-// passes follow those of outputs o % 4, o % 4 + 4, ... (measured: with the plain
-// order t-test-x4-multipass5m8 gives output 4's values as output 1 and so on).
-uint64_t calcx4_kernel(const LayerConfig& c, uint32_t o, uint32_t j, uint32_t passes) {
-    if (!c.calcx4 || c.calcx4_block == 0) return uint64_t{o} * passes + j;
-    return uint64_t{o % kCalcx4Outputs} * c.calcx4_block + uint64_t{o / kCalcx4Outputs} * passes + j;
-}
-
-uint64_t calcx4_word(const LayerConfig& c, uint64_t word, uint32_t block_stride) {
-    const uint64_t first = c.mask_start / 8;  // the layer's first kernel word (mask address in bits)
-    if (word < first || c.calcx4_block == 0) return word;
-    const uint64_t i = word - first;
-    return i / c.calcx4_block * block_stride + i % c.calcx4_block + first / kCalcx4Outputs;
+KernelPlace kernel_place(const LayerConfig& c, uint32_t o, uint32_t j, uint32_t passes, uint32_t block_stride,
+                         uint32_t quadrants) {
+    KernelPlace k;
+    if (c.quad_fanout) o /= quadrants;  // the quadrant's own kernel k of output k * quadrants + q
+    if (!c.calcx4) {
+        k.address = c.mask_start + (uint64_t{o} * passes + j) * c.weight_bits;
+        k.valid = k.address <= c.mask_end;
+        return k;
+    }
+    const uint64_t in_block = uint64_t{o / kCalcx4Outputs} * passes + j;
+    k.address = c.mask_start + in_block * c.weight_bits;
+    k.word_offset = uint64_t{o % kCalcx4Outputs} * block_stride;
+    k.valid = in_block < c.calcx4_block;
+    return k;
 }
 
 // Reads kernels from one processor's kernel memory, noting what the layer's
@@ -41,14 +49,13 @@ struct KernelReader {
     const KernelWord* words;
     const uint8_t* written;
     uint64_t kernel_words;
-    const LayerConfig& c;
-    uint32_t block_stride;
+    uint64_t word_offset = 0;  // added to every word: the kernel's calcx4 block (KernelPlace)
     bool out_of_range = false;
     bool any_written = false;  // a kernel word of this layer that some load wrote
     uint64_t first_word = ~uint64_t{0};
 
     // The word holding byte stream word `plain` (calcx4 moves it to its block).
-    uint64_t word_of(uint64_t plain) const { return c.calcx4 ? calcx4_word(c, plain, block_stride) : plain; }
+    uint64_t word_of(uint64_t plain) const { return plain + word_offset; }
 
     // Decodes `taps` weights into dst[0..taps): taps are stored last-first in
     // the byte stream, so tap t is byte last_byte - t; byte b sits in plain
@@ -75,7 +82,7 @@ struct KernelReader {
 };
 
 // The kernels of one processor when they lie back to back in the byte stream
-// (every layout but calcx4): kernel k (k = o * passes + j) at mask address
+// (every layout but calcx4 and the quad fast FIFO fan-out): kernel k (k = o * passes + j) at mask address
 // mask_start + k * bits, the kernels up to the mask end. Their bytes are one
 // range [first, last] of the stream, so they are gathered once into stream
 // order and every weight is then one table look-up, instead of the word and
@@ -220,6 +227,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
     const uint32_t slot = c.kernel_slot_bytes;
     const uint32_t kernel_words = state.cfg.kernel_mem.words;
     const uint32_t kernel_block_stride = state.cfg.kernel_mem.calcx4_block_stride;
+    const uint32_t quadrants = state.cfg.quadrants;
     // Every weight of the layer is one field of one byte in the same format, so
     // decoding is a table look-up: (sub-index, byte) -> weight, built once from
     // arith::unpack_weight.
@@ -233,19 +241,20 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
         }
     for (uint32_t i = 0; i < w.processors; ++i) {
         const LayerProcessor& p = c.processors[w.processor_index[i]];
-        KernelReader reader{state.kernel[p.global].data(), state.kernel_written[p.global].data(), kernel_words, c,
-                            kernel_block_stride};
+        KernelReader reader{state.kernel[p.global].data(), state.kernel_written[p.global].data(), kernel_words};
         std::optional<KernelRun> run;
-        if (!c.calcx4 && w.taps <= slot && (bits & (bits - 1)) == 0 && bits <= 8)
+        if (!c.calcx4 && !c.quad_fanout && w.taps <= slot && (bits & (bits - 1)) == 0 && bits <= 8)
             run = kernel_run(c, reader.words, kernel_words, w.outputs * w.passes);
         if (run) decode_run(c, *run, decoded, i, w, reader);
         for (uint32_t o = 0; o < w.outputs && !run; ++o) {
+            if (c.quad_fanout && o % quadrants != static_cast<uint32_t>(p.quadrant)) continue;
             for (uint32_t j = 0; j < w.passes; ++j) {
-                const uint64_t address = c.mask_start + calcx4_kernel(c, o, j, w.passes) * bits;
-                if (address > c.mask_end) continue;
-                const uint64_t first_byte = (address >> 3) * slot + c.oned_start_byte;
-                const int8_t* decode = &decoded[std::size_t{(address & 7) / bits} * 256];
+                const KernelPlace place = kernel_place(c, o, j, w.passes, kernel_block_stride, quadrants);
+                if (!place.valid) continue;
+                const uint64_t first_byte = (place.address >> 3) * slot + c.oned_start_byte;
+                const int8_t* decode = &decoded[std::size_t{(place.address & 7) / bits} * 256];
                 int8_t* dst = &w.values[((static_cast<std::size_t>(o) * w.processors + i) * w.passes + j) * w.taps];
+                reader.word_offset = place.word_offset;
                 reader.read(first_byte + (slot - 1), w.taps, decode, dst);
             }
         }

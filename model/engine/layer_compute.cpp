@@ -56,7 +56,13 @@ int64_t bias_byte(const AcceleratorState& state, const LayerConfig& cfg, int qua
 int64_t bias_for(const AcceleratorState& state, const LayerConfig& cfg, uint32_t o,
                  std::vector<EngineWarning>& warnings, bool& warned) {
     int64_t sum = 0;
-    for (const auto& b : cfg.biases) sum += bias_byte(state, cfg, b.quadrant, uint64_t{b.offset} + o, warnings, warned);
+    const uint32_t quadrants = state.cfg.quadrants;
+    for (const auto& b : cfg.biases) {
+        if (!cfg.quad_fanout)
+            sum += bias_byte(state, cfg, b.quadrant, uint64_t{b.offset} + o, warnings, warned);
+        else if (o % quadrants == static_cast<uint32_t>(b.quadrant))  // each quadrant's own outputs
+            sum += bias_byte(state, cfg, b.quadrant, uint64_t{b.offset} + o / quadrants, warnings, warned);
+    }
     return sum;
 }
 

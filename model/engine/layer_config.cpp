@@ -65,62 +65,70 @@ std::string to_hex(uint64_t value) {
     return text;
 }
 
-std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer,
-                                        const std::vector<int>& enabled_quadrants,
-                                        std::vector<EngineWarning>& warnings) {
-    const DeviceConfig& cfg = state.cfg;
-    const LayerFields& f = register_fields(cfg).layer;
-    const CtlFields& ctl = register_fields(cfg).ctl;
-    LayerConfig c;
-    c.layer = layer;
-    auto reg = [&](int q, unsigned kind) { return state.quadrant[q].lreg[kind][layer]; };
+namespace {
 
-    // Processors and masks of every enabled quadrant.
-    for (int q : enabled_quadrants) {
+// Reads the per-layer registers of one layer; the steps below decode them.
+struct LayerRegs {
+    const AcceleratorState& state;
+    const DeviceConfig& cfg;
+    const RegisterFields& fields;
+    const LayerFields& f;
+    const CtlFields& ctl;
+    int layer;
+    const std::vector<int>& quadrants;  // the enabled ones
+    std::vector<EngineWarning>& warnings;
+
+    uint32_t operator()(int q, unsigned kind) const { return state.quadrant[q].lreg[kind][layer]; }
+    void warn(int q, unsigned kind, std::string msg) const {
+        ai8x::warn(warnings, cfg, q, layer, kind, std::move(msg));
+    }
+};
+
+// Processors and masks of every enabled quadrant; the first quadrant with an
+// enabled processor leads (its shared registers are used).
+void decode_processors(const LayerRegs& reg, LayerConfig& c) {
+    for (int q : reg.quadrants) {
         const uint32_t ena = reg(q, LREG_ENA);
-        for (uint32_t p = 0; p < cfg.processors_per_quadrant && p < f.pro_en.width; ++p) {
-            if (!f.pro_en.bit(ena, p)) continue;
+        for (uint32_t p = 0; p < reg.cfg.processors_per_quadrant && p < reg.f.pro_en.width; ++p) {
+            if (!reg.f.pro_en.bit(ena, p)) continue;
             LayerProcessor lp;
             lp.quadrant = q;
             lp.local = static_cast<int>(p);
-            lp.global = static_cast<int>(q * cfg.processors_per_quadrant + p);
-            lp.mask_enabled = f.mask_en.bit(ena, p);
+            lp.global = static_cast<int>(q * reg.cfg.processors_per_quadrant + p);
+            lp.mask_enabled = reg.f.mask_en.bit(ena, p);
             c.processors.push_back(lp);
             if (c.lead_quadrant < 0) c.lead_quadrant = q;
         }
     }
-    if (c.lead_quadrant < 0) {
-        warn(warnings, cfg, enabled_quadrants.empty() ? -1 : enabled_quadrants.front(), layer, LREG_ENA,
-             "no processor enabled in any enabled quadrant; layer skipped");
-        return std::nullopt;
-    }
-    const int lq = c.lead_quadrant;
-    c.bypass = f.bypass.is_set(reg(lq, LREG_LCTL));
+}
+
+// Kernel bypass enables every processor's (all-ones) kernel; in a convolution
+// every enabled processor needs its kernels and vice versa.
+void decode_convolution(const LayerRegs& reg, LayerConfig& c) {
+    c.bypass = reg.f.bypass.is_set(reg(c.lead_quadrant, LREG_LCTL));
     if (c.bypass)
         for (auto& p : c.processors) p.mask_enabled = true;
     for (const auto& p : c.processors) c.convolution = c.convolution || p.mask_enabled;
-    if (c.convolution && !c.bypass) {
-        // In a convolution every enabled processor needs its kernels and vice versa.
-        for (int q : enabled_quadrants) {
-            const uint32_t ena = reg(q, LREG_ENA);
-            const uint32_t procs = f.pro_en.get(ena), masks = f.mask_en.get(ena);
-            if (procs != masks)
-                warn(warnings, cfg, q, layer, LREG_ENA,
+    if (!c.convolution || c.bypass) return;
+    for (int q : reg.quadrants) {
+        const uint32_t ena = reg(q, LREG_ENA);
+        const uint32_t procs = reg.f.pro_en.get(ena), masks = reg.f.mask_en.get(ena);
+        if (procs != masks)
+            reg.warn(q, LREG_ENA,
                      "processor enables " + to_hex(procs) + " differ from mask enables " + to_hex(masks) +
                          "; processors without masks contribute nothing, masks without processors are ignored");
-        }
     }
+}
 
-    const uint32_t lctl = reg(lq, LREG_LCTL);
-    const uint32_t lctl2 = reg(lq, LREG_LCTL2);
-    const uint32_t oned = reg(lq, LREG_ONED);
-    const uint32_t post = reg(lq, LREG_POST);
-
+// Input rows and columns with their padding, in either device's form.
+bool decode_counts(const LayerRegs& reg, LayerConfig& c) {
+    const LayerFields& f = reg.f;
+    const int lq = c.lead_quadrant;
     if (f.rcnt_pad_en.width != 0) {
         // Rows: the last window spans the pooling rows (PRCNT_MAX + 1, dilation
         // included) or one row; rows beyond it are never read. Columns: CCNT_DIFF
         // is the rest of the row from the last window's start (the row pitch).
-        const bool pooled = f.pool_en.is_set(lctl);
+        const bool pooled = f.pool_en.is_set(reg(lq, LREG_LCTL));
         const uint32_t row_window = pooled ? f.prcnt_max.get(reg(lq, LREG_PRCNT)) + 1 : 1;
         const uint32_t ccnt = reg(lq, LREG_CCNT);
         decode_count_from_stop(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, f.rcnt_pad_en, row_window, c.programmed_rows,
@@ -128,33 +136,39 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
         decode_count_from_stop(ccnt, f.ccnt_max, f.ccnt_pad, f.ccnt_pad_en, std::max(1u, f.ccnt_diff.get(ccnt)),
                                c.programmed_cols, c.pad_cols, c.in_cols);
     } else if (!decode_count(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, c.programmed_rows, c.pad_rows, c.in_rows)) {
-        warn(warnings, cfg, lq, layer, LREG_RCNT, "row count does not exceed twice the padding; layer skipped");
-        return std::nullopt;
+        reg.warn(lq, LREG_RCNT, "row count does not exceed twice the padding; layer skipped");
+        return false;
     } else if (!decode_count(reg(lq, LREG_CCNT), f.ccnt_max, f.ccnt_pad, c.programmed_cols, c.pad_cols, c.in_cols)) {
-        warn(warnings, cfg, lq, layer, LREG_CCNT, "column count does not exceed twice the padding; layer skipped");
-        return std::nullopt;
+        reg.warn(lq, LREG_CCNT, "column count does not exceed twice the padding; layer skipped");
+        return false;
     }
-    for (int q : enabled_quadrants) {
+    for (int q : reg.quadrants) {
         if (q == lq || f.pro_en.get(reg(q, LREG_ENA)) == 0) continue;
         if (reg(q, LREG_RCNT) != reg(lq, LREG_RCNT) || reg(q, LREG_CCNT) != reg(lq, LREG_CCNT))
-            warn(warnings, cfg, q, layer, LREG_RCNT,
-                 "row/column counts differ from quadrant " + std::to_string(lq) + "; using quadrant " +
-                     std::to_string(lq));
+            reg.warn(q, LREG_RCNT,
+                     "row/column counts differ from quadrant " + std::to_string(lq) + "; using quadrant " +
+                         std::to_string(lq));
     }
+    return true;
+}
 
+// Data formats, kernel shape (3x3, 1x1 or 1-D) and element-wise operands.
+bool decode_operation(const LayerRegs& reg, LayerConfig& c) {
+    const LayerFields& f = reg.f;
+    const int lq = c.lead_quadrant;
+    const uint32_t lctl = reg(lq, LREG_LCTL);
+    const uint32_t oned = reg(lq, LREG_ONED);
     c.chw_input = f.parallel.is_set(lctl);
     c.wide_output = f.bigdwrt.is_set(lctl);
     c.pool_enabled = f.pool_en.is_set(lctl);
     c.pool_max = f.maxpl_en.is_set(lctl);
-    if (ctl.poolrnd.is_set(state.quadrant[lq].ctl)) c.pool_rounding = arith::AvgPoolRounding::Round;
-
-    // 1-D / kernel shape / element-wise.
+    if (reg.ctl.poolrnd.is_set(reg.state.quadrant[lq].ctl)) c.pool_rounding = arith::AvgPoolRounding::Round;
     c.conv1d = f.oned_en.is_set(oned);
     const uint32_t klen = f.oned_width.get(oned);
     if (c.conv1d) {
         if (klen == 0) {
-            warn(warnings, cfg, lq, layer, LREG_ONED, "1-D convolution with kernel length 0; layer skipped");
-            return std::nullopt;
+            reg.warn(lq, LREG_ONED, "1-D convolution with kernel length 0; layer skipped");
+            return false;
         }
         c.kernel_rows = klen;
         c.kernel_cols = 1;
@@ -174,8 +188,14 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
         c.operands = f.ewise_cnt.get(oned) + 1;
         c.pool_before_eltwise = f.prepool.is_set(oned);
     }
+    return true;
+}
 
-    // Pooling window and stride; the stride register steps the pooling window.
+// Pooling window and stride (the stride register steps the pooling window),
+// transposed convolution's upsampling and the pooled size.
+bool decode_pooling(const LayerRegs& reg, LayerConfig& c) {
+    const LayerFields& f = reg.f;
+    const int lq = c.lead_quadrant;
     if (c.pool_enabled) {
         c.pool_rows = f.prcnt_max.get(reg(lq, LREG_PRCNT)) + 1;
         c.pool_cols = c.conv1d ? 1 : f.pccnt_max.get(reg(lq, LREG_PCCNT)) + 1;
@@ -186,79 +206,142 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     const uint32_t col_stride = c.conv1d ? 1 : c.pool_stride;
     // Transposed convolution: the row/column counts describe the input after
     // zero insertion (fixed upsampling factor); memory holds the smaller image.
-    c.conv_transpose = f.deconv_en.is_set(post);
+    c.conv_transpose = f.deconv_en.is_set(reg(lq, LREG_POST));
     if (c.conv_transpose) {
         if (c.in_rows % kTransposeFactor != 0 || c.in_cols % kTransposeFactor != 0) {
-            warn(warnings, cfg, lq, layer, LREG_RCNT,
-                 "transposed convolution needs even row and column counts; layer skipped");
-            return std::nullopt;
+            reg.warn(lq, LREG_RCNT, "transposed convolution needs even row and column counts; layer skipped");
+            return false;
         }
         c.in_rows /= kTransposeFactor;
         c.in_cols /= kTransposeFactor;
     }
     if (c.in_rows < c.pool_rows || c.in_cols < c.pool_cols) {
-        warn(warnings, cfg, lq, layer, LREG_PRCNT, "pooling window larger than the input; layer skipped");
-        return std::nullopt;
+        reg.warn(lq, LREG_PRCNT, "pooling window larger than the input; layer skipped");
+        return false;
     }
     c.pooled_rows = (c.in_rows - c.pool_rows) / c.pool_stride + 1;
     c.pooled_cols = (c.in_cols - c.pool_cols) / col_stride + 1;
+    return true;
+}
 
-    // Post-processing register.
+// Post-processing: weight format, output shift, activation, flatten,
+// depth-wise, calcx4, input passes and the bias of every quadrant.
+void decode_post(const LayerRegs& reg, LayerConfig& c) {
+    const LayerFields& f = reg.f;
+    const int lq = c.lead_quadrant;
+    const uint32_t post = reg(lq, LREG_POST);
     c.weight_format = weight_format_from_field(f.mask_size.get(post));
     c.weight_bits = static_cast<uint32_t>(arith::weight_bits(c.weight_format));
-    c.binary_weights = c.weight_bits == 1 && ctl.timeshft.is_set(state.quadrant[lq].ctl);
+    c.binary_weights = c.weight_bits == 1 && reg.ctl.timeshft.is_set(reg.state.quadrant[lq].ctl);
     // SCALE_SHFT:SCALE_REG together are the sign-magnitude shift code arith decodes.
     c.output_shift = arith::decode_output_shift(f.scale_shft.get(post) << f.scale_reg.width | f.scale_reg.get(post));
     if (f.out_abs.is_set(post))
         c.activation = arith::Activation::Abs;
-    else if (f.act_en.is_set(lctl))
+    else if (f.act_en.is_set(reg(lq, LREG_LCTL)))
         c.activation = arith::Activation::ReLU;
     c.flatten = f.flatten_en.is_set(post);
     c.depthwise = f.dw_en.is_set(post);
-    c.calcx4 = f.calcx4.is_set(post) && cfg.kernel_mem.calcx4_block_stride > 0;
+    const uint32_t ctl = reg.state.quadrant[lq].ctl;
+    const bool fed_by_fast_fifo =
+        reg.ctl.ffifo_en.is_set(ctl) &&
+        static_cast<int>(reg.fields.lcnt.first.get(reg.state.quadrant[lq].lcnt_max)) == c.layer;
+    c.quad_fanout = fed_by_fast_fifo && reg.ctl.qupac.is_set(ctl);
+    c.calcx4 = f.calcx4.is_set(post) && reg.cfg.kernel_mem.calcx4_block_stride > 0;
     if (c.calcx4) c.calcx4_block = f.ochan_max.get(reg(lq, LREG_OCHAN)) + 1;
-    c.broadcast = f.broadcast.is_set(lctl);
-    c.passes = f.inpchexp.get(lctl2) + 1;
+    c.broadcast = f.broadcast.is_set(reg(lq, LREG_LCTL));
+    c.passes = f.inpchexp.get(reg(lq, LREG_LCTL2)) + 1;
     // Flatten: XPMP_CNT holds the pass count's bits above INPCHEXP's.
     if (c.flatten) c.passes += f.xpmp_cnt.get(post) << f.inpchexp.width;
-    for (int q : enabled_quadrants) {
+    // calcx4 reads four bias bytes at once: the pointer counts 32-bit words.
+    const uint32_t bias_unit = c.calcx4 ? kCalcx4Outputs : 1;
+    for (int q : reg.quadrants) {
         const uint32_t qpost = reg(q, LREG_POST);
-        if (f.bptr_en.is_set(qpost)) c.biases.push_back({q, f.bptr_sad.get(qpost)});
+        if (f.bptr_en.is_set(qpost)) c.biases.push_back({q, f.bptr_sad.get(qpost) * bias_unit});
     }
+}
 
-    // Kernel memory range and output channels.
+// Kernel memory range, output channels per pass and output passes. The mask
+// address runs through (output pass, channel, input pass); the last output
+// pass may stop early when its upper channels are unused. calcx4 layers count
+// their kernels by OCHAN_MAX: four blocks of calcx4_block.
+bool decode_kernel_range(const LayerRegs& reg, LayerConfig& c) {
+    const LayerFields& f = reg.f;
+    const int lq = c.lead_quadrant;
     c.mask_start = f.mcnt_sad.get(reg(lq, f.mcnt_sad_kind));
     c.mask_end = f.mcnt_max.get(reg(lq, f.mcnt_max_kind));
-    c.channel_positions = f.xpch_max.get(lctl2) / c.weight_bits + 1;
-    if (c.convolution) {
-        if (c.mask_end < c.mask_start) {
-            warn(warnings, cfg, lq, layer, f.mcnt_max_kind, "mask end address below mask start; layer skipped");
-            return std::nullopt;
-        }
-        // The mask address runs through (output pass, channel, input pass); the
-        // last output pass may stop early when its upper channels are unused.
-        const uint32_t kernels = (c.mask_end - c.mask_start) / c.weight_bits + 1;
-        const uint32_t per_pass = c.channel_positions * c.passes;
-        c.output_passes = (kernels + per_pass - 1) / per_pass;
+    c.channel_positions = f.xpch_max.get(reg(lq, LREG_LCTL2)) / c.weight_bits + 1;
+    if (!c.convolution) return true;
+    if (c.mask_end < c.mask_start) {
+        reg.warn(lq, f.mcnt_max_kind, "mask end address below mask start; layer skipped");
+        return false;
     }
+    uint32_t kernels = c.calcx4 ? kCalcx4Outputs * c.calcx4_block : (c.mask_end - c.mask_start) / c.weight_bits + 1;
+    if (c.quad_fanout) kernels *= reg.cfg.quadrants;  // the range counts one quadrant's kernels
+    const uint32_t per_pass = c.channel_positions * c.passes;
+    c.output_passes = (kernels + per_pass - 1) / per_pass;
+    return true;
+}
 
-    // Pointers.
-    // The pointer fields span all of data memory; set bits above them point nowhere.
+// HWC pixel pitch: MP_STRIDE counts the words of one pool stride.
+void decode_pixel_pitch(const LayerRegs& reg, LayerConfig& c) {
+    c.pixel_pitch = c.passes * c.operands;
+    const uint32_t mp_stride = reg.f.mp_stride.get(reg(c.lead_quadrant, LREG_STRIDE));
+    // Flatten layers and 1x1 inputs read one pixel (the generator then counts the
+    // passes before flattening); CHW reads four pixels a word.
+    const bool one_pixel = c.flatten || (c.in_rows == 1 && c.in_cols == 1);
+    if (mp_stride == 0 || c.chw_input || one_pixel) return;
+    if (mp_stride % c.pool_stride != 0 || mp_stride / c.pool_stride < c.pixel_pitch) {
+        reg.warn(c.lead_quadrant, LREG_STRIDE,
+                 "multi-pass stride " + std::to_string(mp_stride) + " is not a multiple of the pool stride " +
+                     std::to_string(c.pool_stride) + " of at least " + std::to_string(c.pixel_pitch) +
+                     " words per pixel; reading " + std::to_string(c.pixel_pitch) + " words per pixel");
+        return;
+    }
+    c.pixel_pitch = mp_stride / c.pool_stride;
+}
+
+// Read and write pointers; set bits above a pointer field point nowhere.
+void decode_pointers(const LayerRegs& reg, LayerConfig& c) {
+    const LayerFields& f = reg.f;
+    const int lq = c.lead_quadrant;
     for (const auto& [kind, field] : {std::pair<unsigned, RegField>{LREG_RPTR_BASE, f.rptr_base},
                                       std::pair<unsigned, RegField>{LREG_WPTR_BASE, f.wptr_base}})
         if (reg(lq, kind) & ~field.mask())
-            warn(warnings, cfg, lq, layer, kind,
-                 "pointer " + to_hex(reg(lq, kind)) + " has bits set above its " + std::to_string(field.width) +
-                     "-bit field; the layer uses " + to_hex(field.get(reg(lq, kind))));
+            reg.warn(lq, kind,
+                     "pointer " + to_hex(reg(lq, kind)) + " has bits set above its " + std::to_string(field.width) +
+                         "-bit field; the layer uses " + to_hex(field.get(reg(lq, kind))));
     c.read_base = f.rptr_base.get(reg(lq, LREG_RPTR_BASE));
     c.write_base = f.wptr_base.get(reg(lq, LREG_WPTR_BASE));
-    const uint32_t skip = f.wptr_inc.get(lctl2);
+    const uint32_t skip = f.wptr_inc.get(reg(lq, LREG_LCTL2));
     c.write_stride = (skip + 1) * (c.wide_output && c.convolution ? 4 : 1);
     c.write_pass_offset = f.wptr_choff.get(reg(lq, LREG_WPTR_CHOFFS));
     c.write_group_offset =
         c.convolution ? f.wptr_moff.get(reg(lq, LREG_WPTR_MOFFS)) : f.wptr_toff.get(reg(lq, LREG_WPTR_TOFFS));
-    c.quadrant_write_base.assign(cfg.quadrants, 0);
-    for (int q : enabled_quadrants) c.quadrant_write_base[q] = f.wptr_base.get(reg(q, LREG_WPTR_BASE));
+    c.quadrant_write_base.assign(reg.cfg.quadrants, 0);
+    for (int q : reg.quadrants) c.quadrant_write_base[q] = f.wptr_base.get(reg(q, LREG_WPTR_BASE));
+}
+
+}  // namespace
+
+std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer,
+                                        const std::vector<int>& enabled_quadrants,
+                                        std::vector<EngineWarning>& warnings) {
+    const RegisterFields& fields = register_fields(state.cfg);
+    const LayerRegs reg{state, state.cfg, fields, fields.layer, fields.ctl, layer, enabled_quadrants, warnings};
+    LayerConfig c;
+    c.layer = layer;
+    decode_processors(reg, c);
+    if (c.lead_quadrant < 0) {
+        reg.warn(enabled_quadrants.empty() ? -1 : enabled_quadrants.front(), LREG_ENA,
+                 "no processor enabled in any enabled quadrant; layer skipped");
+        return std::nullopt;
+    }
+    decode_convolution(reg, c);
+    if (!decode_counts(reg, c) || !decode_operation(reg, c) || !decode_pooling(reg, c)) return std::nullopt;
+    decode_post(reg, c);
+    if (!decode_kernel_range(reg, c)) return std::nullopt;
+    decode_pixel_pitch(reg, c);
+    decode_pointers(reg, c);
     return c;
 }
 

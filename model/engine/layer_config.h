@@ -22,6 +22,9 @@
 
 namespace ai8x {
 
+// calcx4 (MAX78002 LREG_POST.CALCX4) computes four outputs at once (the feature's name).
+constexpr uint32_t kCalcx4Outputs = 4;
+
 // Per-layer register kinds (LREG_*) and their names come from the register
 // table in model/registers/quadrant_registers.h, the single source of truth.
 
@@ -84,10 +87,21 @@ struct LayerConfig {
     // REG_CTL.TIMESHFT with 1-bit weights (MAX78002 "binary" quantization): a
     // stored 0 weighs +1 and a stored 1 weighs -1 instead of 0 and -1.
     bool binary_weights = false;
-    // LREG_POST.CALCX4 (MAX78002): the layer's kernels lie in four blocks of
-    // calcx4_block kernels (LREG_OCHAN.OCHAN_MAX + 1) each (kernel_fetch).
+    // LREG_POST.CALCX4 (MAX78002): four outputs at once, output o from kernel
+    // block o % 4; each block holds calcx4_block kernels (LREG_OCHAN.OCHAN_MAX
+    // + 1) from the mask start address on (kernel_fetch). The mask range covers
+    // one block (the generator's start layer) or all four (other layers): the
+    // output count comes from OCHAN_MAX, and each bias address is BPTR_SAD * 4
+    // plus the output channel.
     bool calcx4 = false;
     uint32_t calcx4_block = 0;
+    // REG_CTL.QUPAC (MAX78002 --fast-fifo-quad) on the layer the fast FIFO
+    // feeds: every quadrant gets the same input, and quadrant q computes output
+    // channels k * quadrants + q with its own processors only, from its kernel
+    // k (izer kernels.py: kernel column col_target goes to quadrant
+    // col_target % 4, column col_target / 4) and its own bias byte at
+    // BPTR_SAD + k (izer kbias.py: bias i in quadrant i % 4).
+    bool quad_fanout = false;
     // LREG_POST.DW_EN (MAX78002): depth-wise convolution, every processor
     // convolves its own input channel with its own kernel into output channel
     // number = its index among the enabled processors; nothing is summed across
@@ -115,6 +129,10 @@ struct LayerConfig {
 
     // Pointers (word addresses; bits 16..13 select the global memory instance).
     uint32_t read_base = 0;
+    // HWC input: words from one input pixel to the next (passes x operands,
+    // unless the MAX78002's LREG_STRIDE.MP_STRIDE says more: the generator's
+    // input skip, pool stride x operands x passes x (skip + 1) per pool stride).
+    uint32_t pixel_pitch = 1;
     uint32_t write_base = 0;                    // lead quadrant's write pointer
     uint32_t write_stride = 1;                  // words between two output pixels
     uint32_t write_pass_offset = 0;             // words between two output passes

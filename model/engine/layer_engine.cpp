@@ -109,7 +109,13 @@ EngineResult LayerEngine::run() {
         return result;
     }
     captured_ = capture_ ? &result.outputs : nullptr;
-    for (int layer : plan.layers()) result.layers.push_back(run_layer(layer, result.warnings));
+    // The layers as the sequencer takes them (snoop units and one-shot mode
+    // decide at run time, model/sequencing.h).
+    SequenceRun walk(state_, plan);
+    for (int layer = walk.first(); layer >= 0; layer = walk.after(layer)) {
+        walk.before(layer);
+        result.layers.push_back(run_layer(layer, result.warnings));
+    }
     merge_warnings(result.warnings);
     for (const auto& w : result.warnings) {
         // The quadrant's hierarchical name (cnn.q1) says where; "cnn" when no quadrant applies.

@@ -52,6 +52,7 @@ void add_quadrant_registers(RegisterBank& bank, QuadrantRegisters& regs, const D
         if (!cell) {
             // A register no behaviour reads (MAX78002 snoop): stored as written.
             regs.stored_only.push_back(d.reset);
+            regs.stored_only_names.push_back(d.name);
             cell = &regs.stored_only.back();
         }
         bank.add(register_def(d, d.name, d.offset), cell);

@@ -31,6 +31,7 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     ctl.ffifo_en = m.field(c, "FFIFO_EN");
     ctl.qupac = m.field(c, "QUPAC");
     ctl.timeshft = m.field(c, "TIMESHFT");
+    ctl.oneshot = m.field(c, "ONESHOT");
     if (c.find("PIPELINE_DIS")) ctl.pipeline_dis = m.field(c, "PIPELINE_DIS");
 
     const RegisterDescription& l = m.quadrant_register("REG_LCNT_MAX");
@@ -67,7 +68,9 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
         f.prcnt_inc = m.field(prcnt, "PRCNT_INC");
         f.pccnt_inc = m.field(pccnt, "PCCNT_INC");
     }
-    f.stride = m.field(layer_kind(m, "LREG_STRIDE", LREG_STRIDE), "STRIDE");
+    const auto& stride = layer_kind(m, "LREG_STRIDE", LREG_STRIDE);
+    f.stride = m.field(stride, "STRIDE");
+    if (stride.find("MP_STRIDE")) f.mp_stride = m.field(stride, "MP_STRIDE");
     f.wptr_base = m.field(layer_kind(m, "LREG_WPTR_BASE", LREG_WPTR_BASE), "WPTR_BASE");
     f.wptr_toff = m.field(layer_kind(m, "LREG_WPTR_TOFFS", LREG_WPTR_TOFFS), "WPTR_TOFF");
     f.wptr_moff = m.field(layer_kind(m, "LREG_WPTR_MOFFS", LREG_WPTR_MOFFS), "WPTR_MOFF");
@@ -132,6 +135,21 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     fifo.enable = m.field(m.fifo_register("FIFO_CTL"), "FIFO_ENA");
     fifo.cpl = m.field(m.fifo_register("FIFO_CTL"), "FIFO_CPL");
     fifo.full = m.field(m.fifo_register("FIFO_STAT"), "FULL");
+
+    const RegisterDescription* c1 = nullptr;
+    for (const RegisterDescription& r : m.quadrant)
+        if (r.name == "REG_SNP1_C1") c1 = &r;
+    if (c1) {
+        snoop.enable = m.field(*c1, "ENABLE");
+        snoop.stop = m.field(*c1, "STOP");
+        snoop.link = m.field(*c1, "LINK");
+        snoop.acc_en = m.field(*c1, "ACC_EN");
+        snoop.hit_en = m.field(*c1, "HIT_EN");
+        snoop.max_en = m.field(*c1, "MAX_EN");
+        snoop.count_mode = m.field(*c1, "COUNT_MODE");
+        snoop.value_sel = m.field(*c1, "VALUE_SEL");
+        snoop.layer = m.field(m.quadrant_register("REG_SNP1_C2"), "LAYER");
+    }
 
     power.clk_en = m.field(c, "CLK_EN");
     const RegisterDescription& sram = m.quadrant_register("REG_SRAM");

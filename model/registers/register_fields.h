@@ -24,6 +24,7 @@ struct CtlFields {          // REG_CTL
     RegField qupac;         // QUPAC: the fast FIFO fans out to all four FIFOs
     RegField timeshft;      // TIMESHFT: 1-bit weights are -1/+1 (the generator sets it for binary quantization)
     RegField pipeline_dis;  // PIPELINE_DIS (MAX78002; width 0 where the device has no pipeline)
+    RegField oneshot;       // ONESHOT: one layer per start (model/sequencing.h)
 };
 
 struct LcntFields {  // REG_LCNT_MAX
@@ -44,6 +45,7 @@ struct LayerFields {
     RegField prcnt_max, prcnt_inc;  // LREG_PRCNT (PRCNT_INC: pool dilation - 1, MAX78002 only)
     RegField pccnt_max, pccnt_inc;  // LREG_PCCNT
     RegField stride;                // LREG_STRIDE
+    RegField mp_stride;             // LREG_STRIDE.MP_STRIDE: words per pool stride of input (MAX78002 only)
     RegField wptr_base, wptr_toff, wptr_moff, wptr_choff, rptr_base;           // pointer registers
     RegField parallel, pool_en, maxpl_en, act_en, bigdwrt, broadcast, bypass;  // LREG_LCTL
     RegField mcnt_max, mcnt_sad;                                               // LREG_MCNT
@@ -85,6 +87,13 @@ struct PowerFields {
     RegField kernel_power_down;  // AON_CTL.PWR_DOWN: bit q per quadrant
 };
 
+// Snoop control (MAX78002 REG_SNPn_C1/C2, both units alike; width 0 where the
+// device has no snoop; model/snoop.h).
+struct SnoopFields {
+    RegField enable, stop, link, acc_en, hit_en, max_en, count_mode, value_sel;  // C1
+    RegField layer;                                                              // C2
+};
+
 struct RegisterFields {
     CtlFields ctl;
     LcntFields lcnt;
@@ -92,6 +101,7 @@ struct RegisterFields {
     LayerFields layer;
     FifoFields fifo;
     PowerFields power;
+    SnoopFields snoop;
 
     // Resolves every field by name; throws ConfigError naming the device file
     // when one is missing.

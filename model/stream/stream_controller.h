@@ -48,7 +48,13 @@ public:
     void set_observer(ActivityObserver* observer) { observer_ = observer; }
 
 private:
+    class RunClock;
+    class FifoView;
     void report_position(const StreamSession& session, const StreamStep& step, uint64_t end);
+    void deliver_consumed(StreamSession& session, uint64_t step_start, uint64_t& popped);
+    void stall_for_word(StreamSession& session, RunClock& clock, FifoView& view, uint64_t startup);
+    void warn_dropped(const StreamSession& session, uint64_t need_word, uint64_t dropped_before, bool& warned);
+    Outcome finish_run(StreamSession& session, RunClock& clock, uint64_t popped, bool capture_layers);
 
     const AccelTiming& timing_;
     InputFifoBlock& fifos_;

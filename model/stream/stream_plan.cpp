@@ -34,125 +34,136 @@ std::vector<uint32_t> read_instances(const DeviceConfig& cfg, const LayerConfig&
     return out;
 }
 
-void static_checks(const AcceleratorState& state, StreamPlan& p) {
-    const DeviceConfig& cfg = state.cfg;
+// Fields of one chain layer that the generator never writes so.
+void check_layer_fields(StreamPlan& p, const StreamLayer& s, uint32_t earlier_passes) {
+    const int l = s.layer();
+    const int q = s.cfg.lead_quadrant;
+    if (s.start == 0) plan_warning(p, q, l, "LREG_STREAM1", "stream start is 0 in a streaming layer");
+    if (s.fifo_go) plan_warning(p, q, l, "LREG_STREAM1", "FIFO_GO set; this device has no FIFO_GO, bit stored only");
+    if (s.fmax % s.cfg.passes != 0)
+        plan_warning(p, q, l, "LREG_FMAX",
+                     "rollover " + std::to_string(s.fmax) + " is not a multiple of the " +
+                         std::to_string(s.cfg.passes) + " input passes; ring slots drift between passes");
+    if (s.invol != earlier_passes)
+        plan_warning(p, q, l, "LREG_STREAM2",
+                     "INVOL " + std::to_string(s.invol) + " differs from the sum of earlier passes " +
+                         std::to_string(earlier_passes));
+    if (s.cfg.flatten) plan_warning(p, q, l, "LREG_POST", "flatten in a streaming layer");
+    if (s.cfg.conv_transpose || s.cfg.conv1d)
+        plan_warning(
+            p, q, l, "LREG_ONED",
+            "1-D or transposed convolution in a streaming layer: the scan model assumes a 2-D stride-1 kernel");
+    if (s.cfg.operands > 1)
+        plan_warning(p, q, l, "LREG_ONED",
+                     "element-wise operands in a streaming layer: rings hold interleaved operands");
+}
+
+// The TRAM entries and input rings of the chain layers must not overlap.
+void check_overlaps(const DeviceConfig& cfg, StreamPlan& p, const StreamLayer& s,
+                    std::vector<std::pair<int, std::pair<uint32_t, uint32_t>>>& trams, std::vector<Range>& rings) {
+    const int l = s.layer();
+    const int q = s.cfg.lead_quadrant;
+    for (const auto& t : trams)
+        if (s.tptr_sad <= t.second.second && t.second.first <= s.tptr_max)
+            plan_warning(p, q, l, "LREG_TPTR",
+                         "TRAM entries " + std::to_string(s.tptr_sad) + ".." + std::to_string(s.tptr_max) +
+                             " overlap those of streaming layer " + std::to_string(t.first));
+    trams.push_back({l, {s.tptr_sad, s.tptr_max}});
+    for (uint32_t inst : read_instances(cfg, s.cfg)) {
+        const Range r{inst, s.ring_offset, s.ring_offset + s.fmax};
+        for (const Range& o : rings)
+            if (overlap(r, o))
+                plan_warning(p, q, l, "LREG_FMAX",
+                             "input ring (instance " + std::to_string(inst) + ", words " + std::to_string(r.begin) +
+                                 ".." + std::to_string(r.end - 1) + ") overlaps another streaming layer's ring");
+        rings.push_back(r);
+    }
+}
+
+// A consumer reads what its producer writes: the same size, passes interleaved per pixel.
+void check_producer(StreamPlan& p, const StreamLayer& prod, const StreamLayer& s) {
+    if (prod.out_cols != s.cfg.in_cols || prod.out_rows != s.cfg.in_rows)
+        plan_warning(p, s.cfg.lead_quadrant, s.layer(), "LREG_CCNT",
+                     "input " + std::to_string(s.cfg.in_rows) + "x" + std::to_string(s.cfg.in_cols) +
+                         " differs from the producer's output " + std::to_string(prod.out_rows) + "x" +
+                         std::to_string(prod.out_cols) + "; stream progress is counted in producer pixels");
+    if (prod.cfg.write_pass_offset >= prod.cfg.write_stride && prod.cfg.output_passes > 1)
+        plan_warning(p, prod.cfg.lead_quadrant, prod.layer(), "LREG_WPTR_CHOFFS",
+                     "output passes are not interleaved per pixel (pass offset >= write stride) although the "
+                     "next layer streams");
+}
+
+// The last chain layer's output must lie outside every ring.
+void check_last_output(const DeviceConfig& cfg, StreamPlan& p, const std::vector<Range>& rings) {
     const unsigned bits = word_bits(cfg);
     const uint32_t mask = (1u << bits) - 1;
+    const StreamLayer& last = p.chain.back();
+    const LayerConfig& c = last.cfg;
+    const uint64_t span = uint64_t{last.out_rows} * last.out_cols * c.write_stride +
+                          uint64_t{c.output_passes > 0 ? c.output_passes - 1 : 0} * c.write_pass_offset;
+    const uint32_t groups = (c.channel_positions + 3) / 4;
+    for (uint32_t g = 0; g < groups; ++g) {
+        const uint64_t ptr = c.write_base + uint64_t{g} * c.write_group_offset;
+        const Range out{static_cast<uint32_t>(ptr >> bits), static_cast<uint32_t>(ptr & mask),
+                        static_cast<uint32_t>(std::min<uint64_t>((ptr & mask) + span, cfg.data_sram.words))};
+        for (const Range& r : rings)
+            if (overlap(out, r)) {
+                plan_warning(p, c.lead_quadrant, c.layer, "LREG_WPTR_BASE",
+                             "output of the last streaming layer overlaps a streaming input ring (instance " +
+                                 std::to_string(r.instance) + ")");
+                break;
+            }
+    }
+}
+
+// Layer 0 is fed by the FIFOs: its ring must hold the start threshold and one pooling window.
+void check_fifo_ring(StreamPlan& p) {
+    const StreamLayer& s = p.chain.front();
+    const LayerConfig& c = s.cfg;
+    const uint64_t ring_pixels = uint64_t{s.fmax} * p.pixels_per_word() / c.passes;
+    const uint64_t window = uint64_t{c.pool_rows - 1} * c.in_cols + c.pool_cols;
+    if (s.start > ring_pixels)
+        plan_warning(p, c.lead_quadrant, c.layer, "LREG_STREAM1",
+                     "stream start " + std::to_string(s.start) + " pixels exceeds the input ring of " +
+                         std::to_string(ring_pixels) + " pixels: the stream cannot start without overwriting data");
+    if (ring_pixels < window)
+        plan_warning(p, c.lead_quadrant, c.layer, "LREG_FMAX",
+                     "input ring of " + std::to_string(ring_pixels) + " pixels cannot hold one pooling window (" +
+                         std::to_string(window) + " pixels)");
+    const uint32_t ops = c.operands;
+    const uint32_t d1 = (c.pool_stride - 1) * ops;
+    const uint32_t d2 = (c.pool_rows - 1) * c.in_cols * ops;
+    if (s.delta1 != d1 || s.delta2 != d2)
+        plan_warning(p, c.lead_quadrant, c.layer, "LREG_STREAM2",
+                     "layer 0 deltas " + std::to_string(s.delta1) + "/" + std::to_string(s.delta2) +
+                         " differ from the generator's " + std::to_string(d1) + "/" + std::to_string(d2) +
+                         "; their role for the FIFO-fed layer is not modelled");
+}
+
+void static_checks(const AcceleratorState& state, StreamPlan& p) {
     uint32_t earlier_passes = 0;
     std::vector<Range> rings;
     std::vector<std::pair<int, std::pair<uint32_t, uint32_t>>> trams;
     for (std::size_t k = 0; k < p.chain.size(); ++k) {
         const StreamLayer& s = p.chain[k];
-        const int l = s.layer();
-        const int q = s.cfg.lead_quadrant;
-        if (s.start == 0) plan_warning(p, q, l, "LREG_STREAM1", "stream start is 0 in a streaming layer");
-        if (s.fifo_go)
-            plan_warning(p, q, l, "LREG_STREAM1", "FIFO_GO set; this device has no FIFO_GO, bit stored only");
-        if (s.fmax % s.cfg.passes != 0)
-            plan_warning(p, q, l, "LREG_FMAX",
-                         "rollover " + std::to_string(s.fmax) + " is not a multiple of the " +
-                             std::to_string(s.cfg.passes) + " input passes; ring slots drift between passes");
-        if (s.invol != earlier_passes)
-            plan_warning(p, q, l, "LREG_STREAM2",
-                         "INVOL " + std::to_string(s.invol) + " differs from the sum of earlier passes " +
-                             std::to_string(earlier_passes));
-        earlier_passes += s.cfg.passes;
-        if (s.cfg.flatten) plan_warning(p, q, l, "LREG_POST", "flatten in a streaming layer");
-        if (s.cfg.conv_transpose || s.cfg.conv1d)
-            plan_warning(
-                p, q, l, "LREG_ONED",
-                "1-D or transposed convolution in a streaming layer: the scan model assumes a 2-D stride-1 kernel");
-        if (s.cfg.operands > 1)
-            plan_warning(p, q, l, "LREG_ONED",
-                         "element-wise operands in a streaming layer: rings hold interleaved operands");
-        for (const auto& t : trams)
-            if (s.tptr_sad <= t.second.second && t.second.first <= s.tptr_max)
-                plan_warning(p, q, l, "LREG_TPTR",
-                             "TRAM entries " + std::to_string(s.tptr_sad) + ".." + std::to_string(s.tptr_max) +
-                                 " overlap those of streaming layer " + std::to_string(t.first));
-        trams.push_back({l, {s.tptr_sad, s.tptr_max}});
-        for (uint32_t inst : read_instances(cfg, s.cfg)) {
-            const Range r{inst, s.ring_offset, s.ring_offset + s.fmax};
-            for (const Range& o : rings)
-                if (overlap(r, o))
-                    plan_warning(p, q, l, "LREG_FMAX",
-                                 "input ring (instance " + std::to_string(inst) + ", words " + std::to_string(r.begin) +
-                                     ".." + std::to_string(r.end - 1) + ") overlaps another streaming layer's ring");
-            rings.push_back(r);
-        }
-        if (k > 0) {
-            const StreamLayer& prod = p.chain[k - 1];
-            if (prod.out_cols != s.cfg.in_cols || prod.out_rows != s.cfg.in_rows)
-                plan_warning(p, q, l, "LREG_CCNT",
-                             "input " + std::to_string(s.cfg.in_rows) + "x" + std::to_string(s.cfg.in_cols) +
-                                 " differs from the producer's output " + std::to_string(prod.out_rows) + "x" +
-                                 std::to_string(prod.out_cols) + "; stream progress is counted in producer pixels");
-            if (prod.cfg.write_pass_offset >= prod.cfg.write_stride && prod.cfg.output_passes > 1)
-                plan_warning(p, prod.cfg.lead_quadrant, prod.layer(), "LREG_WPTR_CHOFFS",
-                             "output passes are not interleaved per pixel (pass offset >= write stride) although the "
-                             "next layer streams");
-        }
+        check_layer_fields(p, s, earlier_passes);
+        // calcx4 layers take their passes in fours (izer in_expand_invol).
+        earlier_passes += s.cfg.calcx4 ? (s.cfg.passes + 3) / 4 * 4 : s.cfg.passes;
+        check_overlaps(state.cfg, p, s, trams, rings);
+        if (k > 0) check_producer(p, p.chain[k - 1], s);
     }
-    // The last chain layer's output must lie outside every ring.
-    if (!p.chain.empty()) {
-        const StreamLayer& last = p.chain.back();
-        const LayerConfig& c = last.cfg;
-        const uint64_t span = uint64_t{last.out_rows} * last.out_cols * c.write_stride +
-                              uint64_t{c.output_passes > 0 ? c.output_passes - 1 : 0} * c.write_pass_offset;
-        const uint32_t groups = (c.channel_positions + 3) / 4;
-        for (uint32_t g = 0; g < groups; ++g) {
-            const uint64_t ptr = c.write_base + uint64_t{g} * c.write_group_offset;
-            const Range out{static_cast<uint32_t>(ptr >> bits), static_cast<uint32_t>(ptr & mask),
-                            static_cast<uint32_t>(std::min<uint64_t>((ptr & mask) + span, cfg.data_sram.words))};
-            for (const Range& r : rings)
-                if (overlap(out, r)) {
-                    plan_warning(p, c.lead_quadrant, c.layer, "LREG_WPTR_BASE",
-                                 "output of the last streaming layer overlaps a streaming input ring (instance " +
-                                     std::to_string(r.instance) + ")");
-                    break;
-                }
-        }
-    }
-    // Layer 0 is fed by the FIFOs: its ring must hold the start threshold and one pooling window.
-    if (!p.chain.empty() && p.fifo_mode) {
-        const StreamLayer& s = p.chain.front();
-        const LayerConfig& c = s.cfg;
-        const uint64_t ring_pixels = uint64_t{s.fmax} * p.pixels_per_word() / c.passes;
-        const uint64_t window = uint64_t{c.pool_rows - 1} * c.in_cols + c.pool_cols;
-        if (s.start > ring_pixels)
-            plan_warning(p, c.lead_quadrant, c.layer, "LREG_STREAM1",
-                         "stream start " + std::to_string(s.start) + " pixels exceeds the input ring of " +
-                             std::to_string(ring_pixels) + " pixels: the stream cannot start without overwriting data");
-        if (ring_pixels < window)
-            plan_warning(p, c.lead_quadrant, c.layer, "LREG_FMAX",
-                         "input ring of " + std::to_string(ring_pixels) + " pixels cannot hold one pooling window (" +
-                             std::to_string(window) + " pixels)");
-        const uint32_t ops = c.operands;
-        const uint32_t d1 = (c.pool_stride - 1) * ops;
-        const uint32_t d2 = (c.pool_rows - 1) * c.in_cols * ops;
-        if (s.delta1 != d1 || s.delta2 != d2)
-            plan_warning(p, c.lead_quadrant, c.layer, "LREG_STREAM2",
-                         "layer 0 deltas " + std::to_string(s.delta1) + "/" + std::to_string(s.delta2) +
-                             " differ from the generator's " + std::to_string(d1) + "/" + std::to_string(d2) +
-                             "; their role for the FIFO-fed layer is not modelled");
-    }
+    if (!p.chain.empty()) check_last_output(state.cfg, p, rings);
+    if (!p.chain.empty() && p.fifo_mode) check_fifo_ring(p);
 }
 
-}  // namespace
-
-StreamPlan make_stream_plan(const AcceleratorState& state) {
-    const DeviceConfig& cfg = state.cfg;
-    StreamPlan p;
-    p.device = &cfg;
-    const RegisterFields& f = register_fields(cfg);
-    // Quadrants, master and layer range: model/sequencing.h.
-    const SequencePlan seq = plan_sequence(state);
+// Master, layer range, FIFO enables and frame size from the sequencing rules and REG_CTL.
+bool plan_master(const AcceleratorState& state, const SequencePlan& seq, StreamPlan& p) {
+    const RegisterFields& f = register_fields(state.cfg);
     p.warnings = seq.warnings;  // FIFO mode reports them with the plan's (StreamSession::finish)
     p.quadrants = seq.enabled_quadrants;
-    if (seq.master < 0) return p;
-    const int master = seq.master;
-    p.master = master;
-    const QuadrantRegisters& mq = state.quadrant[master];
+    if (seq.master < 0) return false;
+    p.master = seq.master;
+    const QuadrantRegisters& mq = state.quadrant[seq.master];
     p.last_layer = seq.last_layer;
     p.first_layer = seq.first_layer;
     p.fifo_mode = seq.fifo_mode;
@@ -164,89 +175,119 @@ StreamPlan make_stream_plan(const AcceleratorState& state) {
     else
         p.fifo_enables = f.fifo.enable.get(state.fifo_ctl);
     p.frame_words = f.ifrm.get(mq.ifrm);
-    if (!seq.layer_range_valid) return p;
+    return seq.layer_range_valid;
+}
 
-    std::vector<EngineWarning> decode_warnings;
-    auto lreg = [&](int q, unsigned kind, int l) { return state.quadrant[q].lreg[kind][l]; };
+// The FIFO-fed first layer: its format, start threshold and frame size.
+void plan_fifo_input(const AcceleratorState& state, StreamPlan& p, std::vector<EngineWarning>& decode_warnings) {
+    const RegisterFields& f = register_fields(state.cfg);
     const int l0 = p.first_layer;
     if (p.fifo_mode) {
-        std::optional<LayerConfig> c0 = decode_layer(state, l0, p.quadrants, decode_warnings);
-        if (c0) {
+        if (std::optional<LayerConfig> c0 = decode_layer(state, l0, p.quadrants, decode_warnings)) {
             p.chw = c0->chw_input;
-            p.layer0_start = f.layer.stream_start.get(lreg(c0->lead_quadrant, LREG_STREAM1, l0));
+            p.layer0_start = f.layer.stream_start.get(state.quadrant[c0->lead_quadrant].lreg[LREG_STREAM1][l0]);
             const uint64_t pixels = uint64_t{c0->in_rows} * c0->in_cols;
             const uint64_t expect = c0->chw_input ? (pixels + 3) / 4 : pixels;
             if (p.frame_words == 0)
-                plan_warning(p, master, l0, "REG_IFRM", "input frame size is 0 in FIFO mode");
+                plan_warning(p, p.master, l0, "REG_IFRM", "input frame size is 0 in FIFO mode");
             else if (p.frame_words != expect)
-                plan_warning(p, master, l0, "REG_IFRM",
+                plan_warning(p, p.master, l0, "REG_IFRM",
                              "frame of " + std::to_string(p.frame_words) + " words per FIFO, layer " +
                                  std::to_string(l0) + " reads " + std::to_string(expect));
         }
-        if (p.fifo_enables == 0) plan_warning(p, master, l0, "FIFO_CTL", "FIFO mode without any enabled FIFO");
+        if (p.fifo_enables == 0) plan_warning(p, p.master, l0, "FIFO_CTL", "FIFO mode without any enabled FIFO");
     }
-    if (p.streaming && p.fifo_mode && !f.ctl.lilbuf.is_set(mq.ctl))
-        plan_warning(p, master, l0, "REG_CTL",
+    if (p.streaming && p.fifo_mode && !f.ctl.lilbuf.is_set(state.quadrant[p.master].ctl))
+        plan_warning(p, p.master, l0, "REG_CTL",
                      "streaming with FIFOs but LILBUF clear; generated firmware always sets it");
+}
 
-    const unsigned bits = word_bits(cfg);
-    int l = l0;
-    if (p.streaming) {
-        for (; l <= p.last_layer; ++l) {
-            // The lead quadrant of a layer is the first enabled quadrant with processors;
-            // the generator writes the same stream values to every used quadrant.
-            std::optional<LayerConfig> c = decode_layer(state, l, p.quadrants, decode_warnings);
-            if (!c) break;
-            const int q = c->lead_quadrant;
-            if (!layer_streams(state, seq, q, l)) break;
-            const uint32_t fmax = f.layer.fbuf_max.get(lreg(q, LREG_FMAX, l));
-            if (p.chain.size() == cfg.max_stream_layers) {
-                plan_warning(p, q, l, "LREG_FMAX",
-                             "more than " + std::to_string(cfg.max_stream_layers) +
-                                 " streaming layers; the rest run as non-streaming layers");
-                break;
-            }
-            StreamLayer s;
-            const uint32_t s1 = lreg(q, LREG_STREAM1, l), s2 = lreg(q, LREG_STREAM2, l), tp = lreg(q, LREG_TPTR, l);
-            s.start = f.layer.stream_start.get(s1);
-            s.fifo_go = f.layer.fifo_go.is_set(s1);
-            s.invol = f.layer.invol.get(s2);
-            s.delta1 = f.layer.delta1.get(s2);
-            s.delta2 = f.layer.delta2.get(s2);
-            s.fmax = fmax;
-            s.tptr_max = f.layer.tptr_max.get(tp);
-            s.tptr_sad = f.layer.tptr_sad.get(tp);
-            s.scan_rows = c->pooled_rows + 2 * c->pad_rows;
-            s.scan_cols = c->pooled_cols + 2 * c->pad_cols;
-            s.out_rows = s.scan_rows >= c->kernel_rows ? s.scan_rows - c->kernel_rows + 1 : 0;
-            s.out_cols = s.scan_cols >= c->kernel_cols ? s.scan_cols - c->kernel_cols + 1 : 0;
-            s.ring_offset = c->read_base & ((1u << bits) - 1);
-            for (int oq : p.quadrants) {
-                if (oq == q || f.layer.pro_en.get(lreg(oq, LREG_ENA, l)) == 0) continue;
-                for (unsigned kind :
-                     {unsigned(LREG_STREAM1), unsigned(LREG_STREAM2), unsigned(LREG_FMAX), unsigned(LREG_RPTR_BASE)})
-                    if (lreg(oq, kind, l) != lreg(q, kind, l))
-                        plan_warning(
-                            p, oq, l, layer_register_name(cfg, kind),
-                            "differs from quadrant " + std::to_string(q) + "; using quadrant " + std::to_string(q));
-            }
-            p.chain.push_back(std::move(s));
-            p.chain.back().cfg = *c;
-        }
-        if (p.chain.empty())
-            plan_warning(
-                p, master, l0, "LREG_FMAX",
-                "REG_CTL streaming bit set but layer " + std::to_string(l0) + " has no rollover; nothing streams");
+// One chain layer from its lead quadrant's stream registers and its decoded
+// configuration; other enabled quadrants must agree.
+StreamLayer chain_layer(const AcceleratorState& state, StreamPlan& p, const LayerConfig& c) {
+    const DeviceConfig& cfg = state.cfg;
+    const LayerFields& f = register_fields(cfg).layer;
+    const int q = c.lead_quadrant, l = c.layer;
+    auto lreg = [&](int quadrant, unsigned kind) { return state.quadrant[quadrant].lreg[kind][l]; };
+    StreamLayer s;
+    const uint32_t s1 = lreg(q, LREG_STREAM1), s2 = lreg(q, LREG_STREAM2), tp = lreg(q, LREG_TPTR);
+    s.start = f.stream_start.get(s1);
+    s.fifo_go = f.fifo_go.is_set(s1);
+    s.invol = f.invol.get(s2);
+    s.delta1 = f.delta1.get(s2);
+    s.delta2 = f.delta2.get(s2);
+    s.fmax = f.fbuf_max.get(lreg(q, LREG_FMAX));
+    s.tptr_max = f.tptr_max.get(tp);
+    s.tptr_sad = f.tptr_sad.get(tp);
+    s.scan_rows = c.pooled_rows + 2 * c.pad_rows;
+    s.scan_cols = c.pooled_cols + 2 * c.pad_cols;
+    s.out_rows = s.scan_rows >= c.kernel_rows ? s.scan_rows - c.kernel_rows + 1 : 0;
+    s.out_cols = s.scan_cols >= c.kernel_cols ? s.scan_cols - c.kernel_cols + 1 : 0;
+    s.ring_offset = c.read_base & ((1u << word_bits(cfg)) - 1);
+    for (int oq : p.quadrants) {
+        if (oq == q || f.pro_en.get(lreg(oq, LREG_ENA)) == 0) continue;
+        for (unsigned kind :
+             {unsigned(LREG_STREAM1), unsigned(LREG_STREAM2), unsigned(LREG_FMAX), unsigned(LREG_RPTR_BASE)})
+            if (lreg(oq, kind) != lreg(q, kind))
+                plan_warning(p, oq, l, layer_register_name(cfg, kind),
+                             "differs from quadrant " + std::to_string(q) + "; using quadrant " + std::to_string(q));
     }
-    // Rollover values after the chain mean the registers intended a longer or gapped chain.
-    for (int k = l + (p.streaming ? 1 : 0); k <= p.last_layer; ++k)
+    s.cfg = c;
+    return s;
+}
+
+// The streaming chain (§2.7): consecutive streaming layers from the first on.
+// Returns the first layer after it.
+int build_chain(const AcceleratorState& state, const SequencePlan& seq, StreamPlan& p,
+                std::vector<EngineWarning>& decode_warnings) {
+    int l = p.first_layer;
+    if (!p.streaming) return l;
+    for (; l <= p.last_layer; ++l) {
+        // The lead quadrant of a layer is the first enabled quadrant with processors;
+        // the generator writes the same stream values to every used quadrant.
+        std::optional<LayerConfig> c = decode_layer(state, l, p.quadrants, decode_warnings);
+        if (!c || !layer_streams(state, seq, c->lead_quadrant, l)) break;
+        if (p.chain.size() == state.cfg.max_stream_layers) {
+            plan_warning(p, c->lead_quadrant, l, "LREG_FMAX",
+                         "more than " + std::to_string(state.cfg.max_stream_layers) +
+                             " streaming layers; the rest run as non-streaming layers");
+            break;
+        }
+        p.chain.push_back(chain_layer(state, p, *c));
+    }
+    if (p.chain.empty())
+        plan_warning(p, p.master, p.first_layer, "LREG_FMAX",
+                     "REG_CTL streaming bit set but layer " + std::to_string(p.first_layer) +
+                         " has no rollover; nothing streams");
+    return l;
+}
+
+// Rollover values after the chain mean the registers intended a longer or gapped chain.
+void check_after_chain(const AcceleratorState& state, StreamPlan& p, int after) {
+    const LayerFields& f = register_fields(state.cfg).layer;
+    for (int k = after + (p.streaming ? 1 : 0); k <= p.last_layer; ++k)
         for (int q : p.quadrants)
-            if (f.layer.fbuf_max.get(lreg(q, LREG_FMAX, k)) != 0) {
+            if (f.fbuf_max.get(state.quadrant[q].lreg[LREG_FMAX][k]) != 0) {
                 plan_warning(p, q, k, "LREG_FMAX",
                              p.streaming ? "rollover set on a layer after the streaming chain ended; ignored"
                                          : "rollover set while REG_CTL streaming bit is clear; ignored");
                 break;
             }
+}
+
+}  // namespace
+
+StreamPlan make_stream_plan(const AcceleratorState& state) {
+    StreamPlan p;
+    p.device = &state.cfg;
+    p.release_on_window = state.cfg.stream_release_on_window;
+    // Quadrants, master and layer range: model/sequencing.h.
+    const SequencePlan seq = plan_sequence(state);
+    if (!plan_master(state, seq, p)) return p;
+    std::vector<EngineWarning> decode_warnings;
+    plan_fifo_input(state, p, decode_warnings);
+    const int after = build_chain(state, seq, p, decode_warnings);
+    check_after_chain(state, p, after);
     static_checks(state, p);
     return p;
 }

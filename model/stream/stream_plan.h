@@ -45,6 +45,7 @@ struct StreamPlan {
     uint32_t frame_words = 0;             // REG_IFRM: words per FIFO in one frame
     bool chw = false;                     // layer 0 reads CHW: four pixels per FIFO word
     uint32_t layer0_start = 0;            // LREG_STREAM1 of layer 0 (non-streaming FIFO mode start threshold)
+    bool release_on_window = false;       // DeviceConfig::stream_release_on_window (docs/streaming.md §12)
     std::vector<StreamLayer> chain;       // layers 0..S-1
     std::vector<EngineWarning> warnings;  // static checks (§6.3)
 

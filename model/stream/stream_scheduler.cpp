@@ -76,8 +76,19 @@ int64_t StreamScheduler::need(std::size_t index, uint32_t i, uint32_t j) const {
     const LayerConfig& c = plan_.chain[index].cfg;
     const StreamLayer& p = plan_.chain[index - 1];
     const int64_t sh = c.pool_stride, sw = c.conv1d ? 1 : c.pool_stride;
+    if (plan_.release_on_window)  // in the consumer's padded input (§12)
+        return (sh * i + c.pool_rows - 1 + c.pad_rows) * int64_t{c.in_cols + 2 * c.pad_cols} +
+               (sw * j + c.pool_cols - 1 + c.pad_cols) + 1;
     return (sh * i + c.pool_rows - 1 + p.cfg.kernel_rows - 1) * int64_t{p.scan_cols} +
            (sw * j + c.pool_cols - 1 + p.cfg.kernel_cols - 1) + 1;
+}
+
+// The producer output pixels a read of pooled position (i, j) needs (the
+// last pixel of its window, counted from 1).
+uint64_t StreamScheduler::window_end(std::size_t index, uint32_t i, uint32_t j) const {
+    const LayerConfig& c = plan_.chain[index].cfg;
+    const uint64_t sw = c.conv1d ? 1 : c.pool_stride;
+    return (uint64_t{c.pool_stride} * i + c.pool_rows - 1) * c.in_cols + sw * j + c.pool_cols;
 }
 
 uint64_t StreamScheduler::received_pixels() const {
@@ -132,6 +143,7 @@ bool StreamScheduler::ready(std::size_t index) const {
         return r >= std::min<uint64_t>(s.start, frame) && r >= window_end;
     }
     if (pos_[index - 1] >= plan_.chain[index - 1].positions()) return true;  // producer done
+    if (plan_.release_on_window) return written_pixels(index - 1, pos_[index - 1]) >= window_end(index, at.i, at.j);
     return static_cast<int64_t>(pos_[index - 1]) >= threshold(index, at.i, at.j);
 }
 
@@ -176,13 +188,14 @@ void StreamScheduler::check_read(std::size_t index, uint32_t i, uint32_t j) {
         written = written_pixels(index - 1, pos_[index - 1]);
         const int64_t t = threshold(index, i, j), n = need(index, i, j);
         rep.min_margin = std::min(rep.min_margin, t - n);
+        const char* unit = plan_.release_on_window ? " of its input positions" : " scan positions";
         if (!producer_done && t < n)
             report(index, "read_before_write", last,
                    "layer " + std::to_string(s.layer()) + " read " + at() + " may start when layer " +
-                       std::to_string(p.layer()) + " has completed " + std::to_string(t) +
-                       " scan positions but needs " + std::to_string(n) + " (STREAM1=" + hex(s.start) +
-                       ", DELTA1=" + std::to_string(s.delta1) + ", DELTA2=" + std::to_string(s.delta2) +
-                       "): it reads pixels layer " + std::to_string(p.layer()) + " has not written");
+                       std::to_string(p.layer()) + " has completed " + std::to_string(t) + unit + " but needs " +
+                       std::to_string(n) + " (STREAM1=" + hex(s.start) + ", DELTA1=" + std::to_string(s.delta1) +
+                       ", DELTA2=" + std::to_string(s.delta2) + "): it reads pixels layer " +
+                       std::to_string(p.layer()) + " has not written");
     }
     // §6.2 at pixel level: every pixel of the pooling window must be in the ring, written and not overwritten.
     const uint64_t ring = rep.ring_pixels;

@@ -72,6 +72,7 @@ public:
     // §4.4 threshold and §6.1 geometric need of real read (i, j) of chain layer index > 0.
     int64_t threshold(std::size_t index, uint32_t i, uint32_t j) const;
     int64_t need(std::size_t index, uint32_t i, uint32_t j) const;
+    uint64_t window_end(std::size_t index, uint32_t i, uint32_t j) const;
 
 private:
     struct Real {

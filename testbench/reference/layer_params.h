@@ -29,6 +29,9 @@ struct LayerParams {
     PoolType pool = PoolType::None;
     Pair pool_size{1, 1};
     Pair pool_stride{1, 1};
+    // MAX78002 pool dilation: the window takes every pool_dilation-th row and
+    // column, spanning (pool_size - 1) * pool_dilation + 1 of them.
+    Pair pool_dilation{1, 1};
     arith::AvgPoolRounding avg_rounding = arith::AvgPoolRounding::Truncate;
 
     // Multi-operand layers: the inputs are combined element-wise, after pooling

@@ -21,6 +21,7 @@ LayerParams normalized(const LayerParams& p) {
         n.dilation[1] = 1;
         n.pool_size[1] = 1;
         n.pool_stride[1] = 1;
+        n.pool_dilation[1] = 1;
     }
     return n;
 }
@@ -96,8 +97,10 @@ Pair pooled_size(int height, int width, const LayerParams& params) {
     const LayerParams p = normalized(params);
     check_positive(p.pool_size, "pool size");
     check_positive(p.pool_stride, "pool stride");
-    return {pooled_dim(height, p.pool_size[0], p.pool_stride[0], "height"),
-            pooled_dim(width, p.pool_size[1], p.pool_stride[1], "width")};
+    check_positive(p.pool_dilation, "pool dilation");
+    const Pair span{(p.pool_size[0] - 1) * p.pool_dilation[0] + 1, (p.pool_size[1] - 1) * p.pool_dilation[1] + 1};
+    return {pooled_dim(height, span[0], p.pool_stride[0], "height"),
+            pooled_dim(width, span[1], p.pool_stride[1], "width")};
 }
 
 Pair output_size(int height, int width, const LayerParams& params) {
@@ -133,8 +136,8 @@ Tensor pool(const Tensor& input, const LayerParams& params) {
                 window.clear();
                 for (int py = 0; py < p.pool_size[0]; ++py)
                     for (int px = 0; px < p.pool_size[1]; ++px)
-                        window.push_back(
-                            static_cast<int8_t>(input.at(c, y * p.pool_stride[0] + py, x * p.pool_stride[1] + px)));
+                        window.push_back(static_cast<int8_t>(input.at(c, y * p.pool_stride[0] + py * p.pool_dilation[0],
+                                                                      x * p.pool_stride[1] + px * p.pool_dilation[1])));
                 if (p.pool == PoolType::Avg)
                     out.at(c, y, x) = arith::avg_pool(window.data(), window.size(), rounding);
                 else  // max, or plain subsampling when the window is 1x1

@@ -2,6 +2,7 @@
  * compiler also calls memcpy/memset itself) and a small printf to the virtual
  * console. Chosen over a full C library because generated main_riscv.c uses
  * only printf and memcpy; see docs/riscv.md. */
+#include <assert.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -183,4 +184,11 @@ int printf(const char *fmt, ...)
     int n = vprintf(fmt, ap);
     va_end(ap);
     return n;
+}
+
+void ai8xsim_assert_failed(const char *expr, const char *file, int line)
+{
+    printf("Assertion failed: %s, file %s, line %d\n", expr, file, line);
+    SIMCTL->exit = 1;
+    for (;;) __asm volatile("wfi");
 }

@@ -141,15 +141,17 @@ std::optional<uint32_t> value_before_cnn_start(const fs::path& cnn_c, uint32_t r
 
 bool gdb_available() { return std::system("command -v gdb-multiarch >/dev/null 2>&1") == 0; }
 
-}  // namespace
-
-TEST_CASE("run --gdb: gdb-multiarch breaks, reads registers and accelerator memory, watches, sees the exit", "[gdb]") {
+// A GDB session on `vector`'s firmware: a breakpoint at cnn_start, the pc,
+// quadrant 0's REG_CTL (at `quadrant0_ctl`, as cnn.c last wrote it), a step,
+// a watchpoint on cnn_time that fires in the CNN interrupt handler, the exit;
+// then the same run without GDB counts the same instructions and time.
+void check_gdb_session(const fs::path& vector, uint32_t quadrant0_ctl) {
     INFO("gdb-multiarch is needed (scripts/setup.sh installs it)");
     REQUIRE(gdb_available());
-    const fs::path vector = fs::path(AI8XSIM_SHARED_DIR) / "vectors" / "demo-mnist-extrasmall";
-    constexpr uint32_t kQuadrant0Ctl = 0x50100000;
-    const auto expected_ctl = value_before_cnn_start(vector / "cnn.c", kQuadrant0Ctl);
+    const auto expected_ctl = value_before_cnn_start(vector / "cnn.c", quadrant0_ctl);
     REQUIRE(expected_ctl);
+    char ctl_text[16];
+    std::snprintf(ctl_text, sizeof ctl_text, "0x%08x", quadrant0_ctl);
 
     GdbScratch s("session");
     const std::string cache = ai8x::test::firmware_cache();
@@ -171,7 +173,8 @@ TEST_CASE("run --gdb: gdb-multiarch breaks, reads registers and accelerator memo
     const std::string gdb = run_capture(
         "timeout " + std::to_string(kGdbSeconds) + " gdb-multiarch -batch -nx -ex 'set confirm off' -ex 'file " + elf +
         "' -ex 'target remote 127.0.0.1:" + port +
-        "' -ex 'break cnn_start' -ex continue -ex 'info registers pc' -ex 'x/1wx 0x50100000' -ex stepi -ex next "
+        "' -ex 'break cnn_start' -ex continue -ex 'info registers pc' -ex 'x/1wx " + ctl_text +
+        "' -ex stepi -ex next "
         "-ex 'watch cnn_time' -ex continue -ex delete -ex continue 2>&1");
     INFO("gdb output:\n" << gdb);
 
@@ -184,7 +187,7 @@ TEST_CASE("run --gdb: gdb-multiarch breaks, reads registers and accelerator memo
     REQUIRE(std::regex_search(gdb, pc, std::regex(R"(\npc\s+0x([0-9a-f]+)\s)")));
     CHECK(std::stoul(pc[1], nullptr, 16) == cnn_start);
     std::smatch ctl;
-    REQUIRE(std::regex_search(gdb, ctl, std::regex(R"(0x50100000:\s+0x([0-9a-f]{8}))")));
+    REQUIRE(std::regex_search(gdb, ctl, std::regex(std::string(ctl_text) + R"(:\s+0x([0-9a-f]{8}))")));
     CHECK(std::stoul(ctl[1], nullptr, 16) == *expected_ctl);
 
     // The watchpoint fires when the CNN interrupt handler stores the
@@ -214,6 +217,17 @@ TEST_CASE("run --gdb: gdb-multiarch breaks, reads registers and accelerator memo
     CHECK(debugged.at("cpu_instructions") == undisturbed.at("cpu_instructions"));
     CHECK(debugged.at("sim_time_us") == undisturbed.at("sim_time_us"));
     CHECK(debugged.at("phases") == undisturbed.at("phases"));
+}
+
+}  // namespace
+
+TEST_CASE("run --gdb: gdb-multiarch breaks, reads registers and accelerator memory, watches, sees the exit", "[gdb]") {
+    check_gdb_session(fs::path(AI8XSIM_SHARED_DIR) / "vectors" / "demo-mnist-extrasmall", 0x50100000);
+}
+
+TEST_CASE("run --gdb: the same session on a MAX78002 network (its Arm core, its accelerator addresses)",
+          "[gdb][max78002]") {
+    check_gdb_session(fs::path(AI8XSIM_SHARED_DIR) / "vectors-max78002" / "demo87-mnist", 0x51000000);
 }
 
 TEST_CASE("run --gdb: a port already in use is a usage error naming the port", "[gdb]") {

@@ -79,6 +79,24 @@ TEST_CASE("memory checker: an array overrun names the function and the variable"
     fs::remove_all(work);
 }
 
+TEST_CASE("memory checker: the same overrun on the MAX78002's Arm core is named the same way",
+          "[run][memcheck][max78002]") {
+    // The example is device-neutral: built for the MAX78002 (its memory map,
+    // its interrupt numbers), the checker must still name the store and the object.
+    fs::path work = scratch("memcheck-overrun-87");
+    RunOptions o = run_options_for(example_firmware("buffer_overrun"), work);
+    o.config_path = std::string(AI8XSIM_SOURCE_DIR) + "/configs/max78002.yaml";
+    CHECK(run_command(o) == kRunSimError);
+    const auto j = read_json(o.json_out);
+    CHECK(j["result"] == "error");
+    const auto f = only_fault(j, "object_overrun");
+    CHECK(starts_with(f["function"].get<std::string>(), "unload_outputs"));
+    CHECK(f["object"] == "ml_data32");
+    CHECK(f["object_size"] == (40 + 3) / 4 * 4);
+    CHECK(j["error"].get<std::string>().find("the firmware corrupted memory earlier") != std::string::npos);
+    fs::remove_all(work);
+}
+
 TEST_CASE("memory checker: --no-check-memory leaves the report and the error without it", "[run][memcheck]") {
     fs::path work = scratch("memcheck-off");
     RunOptions o = run_options_for(example_firmware("buffer_overrun"), work);
@@ -161,6 +179,10 @@ TEST_CASE("memory checker: a correct golden vector produces no report", "[run][m
 
 TEST_CASE("memory checker: a correct FIFO golden vector produces no report", "[run][memcheck]") {
     expect_no_report("demo-cats-dogs");
+}
+
+TEST_CASE("memory checker: a correct MAX78002 golden vector produces no report", "[run][memcheck][max78002]") {
+    expect_no_report("../vectors-max78002/demo87-mnist");
 }
 
 TEST_CASE("run: a PASS printed before a fault is reported as kat pass with exit 3", "[run][kat]") {

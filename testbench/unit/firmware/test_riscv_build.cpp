@@ -98,9 +98,23 @@ TEST_CASE("every --riscv folder of the generator-options vectors builds", "[buil
 }
 
 TEST_CASE("a dual-core folder is refused for a device without a RISC-V core description", "[builder][riscv]") {
-    // configs/max78002.yaml has no riscv: section yet: building main_riscv.c for
-    // it must stop with a message naming the folder and the device file.
-    DeviceConfig cfg = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
+    // The MAX78002's description with its riscv: section cut out: building
+    // main_riscv.c for it must stop with a message naming the folder and the file.
+    std::ifstream in(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
+    REQUIRE(in);
+    std::string text, line;
+    bool in_riscv = false;
+    while (std::getline(in, line)) {
+        if (line.rfind("riscv:", 0) == 0)
+            in_riscv = true;
+        else if (in_riscv && !line.empty() && line[0] != ' ' && line[0] != '#')
+            in_riscv = false;
+        if (!in_riscv) text += line + "\n";
+    }
+    ai8x::test::ScratchDir scratch("riscv-refused");
+    const fs::path yaml = scratch.path / "max78002-without-riscv.yaml";
+    std::ofstream(yaml) << text;
+    DeviceConfig cfg = load_device_config(yaml.string());
     REQUIRE_FALSE(cfg.riscv.present);
     FirmwareBuilder builder(cfg, ai8x::test::firmware_cache());
     const fs::path dir = kOptions / "r-riscv-helloworld-661b64";
@@ -110,7 +124,34 @@ TEST_CASE("a dual-core folder is refused for a device without a RISC-V core desc
     } catch (const std::runtime_error& e) {
         const std::string msg = e.what();
         CHECK(msg.find("main_riscv.c") != std::string::npos);
-        CHECK(msg.find("max78002.yaml") != std::string::npos);
+        CHECK(msg.find("max78002-without-riscv.yaml") != std::string::npos);
         CHECK(msg.find("riscv:") != std::string::npos);
     }
+}
+
+TEST_CASE("a MAX78002 dual-core folder builds: the RISC-V image in SRAM5, after the Arm's in flash",
+          "[builder][riscv][max78002]") {
+    // The MSDK's MAX78002 split (max78002_arm.ld, max78002_riscv.ld): the
+    // Arm's data and stack below 0x20010000, the RISC-V core's in SRAM5.
+    DeviceConfig cfg = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
+    REQUIRE(cfg.riscv.present);
+    FirmwareBuilder builder(cfg, ai8x::test::firmware_cache());
+    const fs::path dir = fs::path(AI8XSIM_SHARED_DIR) / "vectors-max78002-options" / "e87-riscv-mnist-2754e5";
+    const FirmwareBuild b = builder.build(dir.string());
+    REQUIRE_FALSE(b.riscv_elf_path.empty());
+    const ElfImage arm = ElfImage::load(b.elf_path);
+    const ElfImage rv = ElfImage::load(b.riscv_elf_path, EM_RISCV);
+    const auto flash_start = arm.find_symbol("__FlashStart_");
+    REQUIRE(flash_start);
+    CHECK(rv.entry() == *flash_start);
+    // The RISC-V core's data, bss and stack (firmware/riscv/riscv.ld) lie in SRAM5.
+    for (const char* name : {"__bss_start", "__bss_end", "__stack_top"}) {
+        INFO(name);
+        const auto at = rv.find_symbol(name);
+        REQUIRE(at);
+        CHECK(*at >= 0x20040000u);
+        CHECK(*at <= 0x20050000u);
+    }
+    for (const auto& seg : arm.segments())
+        if (seg.address >= 0x20000000u) CHECK(seg.address + seg.size <= 0x20010000u);
 }

@@ -77,7 +77,7 @@ constexpr uint32_t kCtlBinary = 1u << 30;  // MAX78002 TIMESHFT: 1-bit weights a
 // MAX78002 bit positions of the generator's composition (izer DevAI87 *_OFFS).
 constexpr unsigned k87PadEnable = 15, k87PadCount = 13, k87CountDiff = 16;
 constexpr unsigned k87XpchShift = 12, k87RprimeShift = 22, k87CprimeShift = 18;
-constexpr uint32_t k87ReadAhead = 1u << 17, k87Bypass = 1u << 30, k87Tcalc = 1u << 31;
+constexpr uint32_t k87ReadAhead = 1u << 17, k87Bypass = 1u << 30, k87Tcalc = 1u << 31, k87Calcx4 = 1u << 29;
 
 // REG_CTL as cnn_init()/cnn_start() write it before the run bits.
 uint32_t control_value(const RandomLayer& l) {
@@ -118,6 +118,10 @@ uint32_t weight_field(const RandomLayer& l, int o, int c, int tap) {
 std::vector<uint8_t> kernel_stream(const RandomLayer& l, int proc_index) {
     const int n = static_cast<int>(l.in_processors.size());
     const int qf = 8 / l.weight_bits;
+    const int outputs = l.out_passes * l.out_positions;
+    // calcx4: izer kernels.py streams the outputs reshaped (outputs / 4, 4) and
+    // transposed, so stream position m holds output (m % (outputs / 4)) * 4 + m / (outputs / 4).
+    const auto output_at = [&](int m) { return l.calcx4 ? m % (outputs / 4) * 4 + m / (outputs / 4) : m; };
     std::vector<uint8_t> bytes;
     for (int e = 0; e < l.out_passes; ++e)
         for (int pos = 0; pos < l.out_positions; pos += qf)
@@ -126,11 +130,25 @@ std::vector<uint8_t> kernel_stream(const RandomLayer& l, int proc_index) {
                 for (int t = ksize(l) - 1; t >= 0; --t) {
                     uint32_t b = 0;
                     for (int i = 0; i < qf; ++i)
-                        b |= weight_field(l, e * l.out_positions + pos + i, c, t) << (i * l.weight_bits);
+                        b |= weight_field(l, output_at(e * l.out_positions + pos + i), c, t) << (i * l.weight_bits);
                     bytes.push_back(static_cast<uint8_t>(b));
                 }
             }
     return bytes;
+}
+
+// calcx4 kernels per block: the layer's kernels (all outputs times passes), a quarter each.
+uint32_t calcx4_block_kernels(const RandomLayer& l) {
+    return static_cast<uint32_t>(l.out_positions * l.out_passes * l.in_passes) / 4;
+}
+
+// Kernel memory word of word w of a processor's kernel stream: consecutive
+// from kernel_word, or (calcx4, izer apbaccess.write_kern) block w / B at
+// w % B + kernel_word / 4, blocks `block_stride` words apart.
+uint32_t kernel_stream_word(const RandomLayer& l, uint32_t w, uint32_t block_stride) {
+    if (!l.calcx4) return l.kernel_word + w;
+    const uint32_t b = calcx4_block_kernels(l);
+    return w / b * block_stride + w % b + l.kernel_word / 4;
 }
 
 uint32_t kernel_words_needed(const RandomLayer& l) {
@@ -145,6 +163,13 @@ uint32_t output_words(const RandomLayer& l, const reference::Pair& out) {
 }
 
 bool is_pooling_window(const reference::LayerParams& p) { return p.pool_size[0] > 1 || p.pool_size[1] > 1; }
+
+// LREG_PRCNT/PCCNT as izer composes them: (pool - 1) * dilation, with the
+// MAX78002's dilation - 1 at CNT_INC_OFFS 4.
+uint32_t pool_count(const reference::LayerParams& p, int axis, bool m87) {
+    const int d = p.pool_dilation[axis];
+    return static_cast<uint32_t>((p.pool_size[axis] - 1) * d) | (m87 ? static_cast<uint32_t>(d - 1) << 4 : 0u);
+}
 
 }  // namespace
 
@@ -162,7 +187,12 @@ std::string RandomLayer::describe() const {
       << ", gap " << write_gap << ", kernel word " << kernel_word << ", bias "
       << (bias.empty() ? std::string("none") : "q" + std::to_string(bias_quadrant) + "+" + std::to_string(bias_offset));
     s << ", layer " << layer << (binary ? ", binary" : "") << (bypass ? ", bypass" : "")
-      << (read_ahead ? ", read-ahead" : "");
+      << (read_ahead ? ", read-ahead" : "")
+      << (calcx4 ? (calcx4_one_block ? ", calcx4 (one-block range)" : ", calcx4") : "");
+    if (snoop_unit)
+        s << ", snoop " << snoop_unit << (snoop_range ? " range" : " word") << (snoop_hit ? " (hit)" : " (miss)");
+    if (params.pool_dilation[0] > 1 || params.pool_dilation[1] > 1)
+        s << ", pool dilation " << params.pool_dilation[0] << "x" << params.pool_dilation[1];
     return s.str();
 }
 
@@ -170,6 +200,7 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
     Rng r(seed);
     const int procs_total = static_cast<int>(cfg.processors_total());
     const int share = static_cast<int>(cfg.processors_per_data_sram);
+    const bool m87 = max78002_layout(cfg);
     for (int attempt = 0; attempt < 1000; ++attempt) {
         RandomLayer l;
         l.seed = seed;
@@ -230,12 +261,17 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
             }
         }
 
+        // calcx4 (MAX78002): 3x3 8-bit convolutions whose output channels fill
+        // whole passes in groups of four (izer kernels.py reorders them by four).
+        l.calcx4 = m87 && p.op == Op::Conv2d && p.kernel[0] == 3 && l.weight_bits == 8 && r.chance(20);
+        l.calcx4_one_block = l.calcx4 && r.chance(50);
         // Output channels on consecutive processors starting at an instance boundary.
         l.out_positions = r.chance(20) ? r.pick(1, procs_total) : r.pick(1, 16);
+        if (l.calcx4) l.out_positions = 4 * r.pick(1, r.chance(30) ? procs_total / 4 : 4);
         // Output expansion (narrow weights pack channels across passes differently; 8-bit only).
-        l.out_passes = (l.weight_bits == 8 && r.chance(15)) ? r.pick(2, 4) : 1;
-        const int out_ch = l.out_passes == 1
-                               ? l.out_positions
+        l.out_passes = (l.weight_bits == 8 && r.chance(l.calcx4 ? 30 : 15)) ? r.pick(2, 4) : 1;
+        const int out_ch = l.out_passes == 1 || l.calcx4
+                               ? l.out_passes * l.out_positions
                                : r.pick((l.out_passes - 1) * l.out_positions + 1, l.out_passes * l.out_positions);
         const int first_max = (procs_total - l.out_positions) / share;
         l.out_first_processor = r.pick(0, first_max) * share;
@@ -278,6 +314,12 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
             p.pool_stride = {s, oned ? 1 : s};
             if (!oned && p.pool == PoolType::Avg && r.chance(50)) p.avg_rounding = arith::AvgPoolRounding::Round;
         }
+        // MAX78002 pool dilation: a two-wide window along a dilated axis (the
+        // generator's row/column counts use pool + dilation - 1 for its span).
+        if (m87 && p.pool != PoolType::None && !oned && r.chance(25))
+            for (int axis = 0; axis < 2; ++axis)
+                if (p.pool_size[axis] == 2 && (axis == 0 ? h : w) >= 4 && r.chance(70))
+                    p.pool_dilation[axis] = r.pick(2, std::min(3, (axis == 0 ? h : w) - 1));
         if (p.pool == PoolType::None) {
             p.pool_size = {1, 1};
             // Without a pooling window the stride still subsamples the input.
@@ -341,12 +383,17 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
         // MAX78002 features: where the layer sits among the 128, kernel bypass
         // (a plain 8-bit single-pass convolution whose weights are all 1),
         // binary 1-bit weights, read-ahead.
-        const bool m87 = max78002_layout(cfg);
         if (m87) {
             l.layer = r.pick(0, static_cast<int>(cfg.max_layers) - 1);
-            l.bypass = !passthrough && l.weight_bits == 8 && l.in_passes == 1 && l.out_passes == 1 && r.chance(8);
+            l.bypass =
+                !passthrough && !l.calcx4 && l.weight_bits == 8 && l.in_passes == 1 && l.out_passes == 1 && r.chance(8);
             l.binary = l.weight_bits == 1 && r.chance(60);
             l.read_ahead = r.chance(30);
+            if (!passthrough && r.chance(25)) {
+                l.snoop_unit = r.pick(1, 2);
+                l.snoop_hit = r.chance(70);
+                l.snoop_range = r.chance(40);
+            }
         }
 
         // Kernel memory: a multiple of four words, as the generator allocates,
@@ -359,6 +406,12 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
         if (kwords > kernel_limit) continue;
         l.kernel_word =
             l.bypass ? 0 : static_cast<uint32_t>(r.pick(0, static_cast<int>((kernel_limit - kwords) / 4))) * 4;
+        if (l.calcx4) {
+            // Each block starts at kernel_word / 4 and must fit before the next one.
+            const uint32_t stride = cfg.kernel_mem.calcx4_block_stride, per_block = calcx4_block_kernels(l);
+            if (per_block > stride || 3 * stride + stride > kernel_limit) continue;
+            l.kernel_word = static_cast<uint32_t>(r.pick(0, static_cast<int>(stride - per_block))) * 4;
+        }
 
         // Data.
         l.inputs.assign(operands, reference::Tensor(in_ch, h, w));
@@ -381,6 +434,7 @@ RandomLayer generate_random_layer(uint64_t seed, const DeviceConfig& cfg) {
             // of a last partial output pass, so keep all of them inside bias memory.
             const int bias_span = l.out_positions * l.out_passes;
             l.bias_offset = static_cast<uint32_t>(r.pick(0, static_cast<int>(cfg.bias_mem.words) - bias_span));
+            if (l.calcx4) l.bias_offset &= ~3u;  // izer rounds it up to a word: the register counts words
         }
         return l;
     }
@@ -439,11 +493,14 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
     const int qf_bits = l.weight_bits;
     const int ks = ksize(l);
     const uint32_t kern_bytes = 9 * l.kernel_word;
-    const uint32_t koffs = kern_bytes / static_cast<uint32_t>(ks) * 8;
+    // calcx4: izer calcx4_index() of the kernel offset, a multiple of 4: its quarter.
+    const uint32_t koffs = l.calcx4 ? l.kernel_word / 4 * 8 : kern_bytes / static_cast<uint32_t>(ks) * 8;
     const uint32_t oned_sad = kern_bytes % static_cast<uint32_t>(ks);
     // Bypass: no kernels; the mask range counts the output channels in 8-bit steps.
-    const uint32_t kern_count = l.bypass ? static_cast<uint32_t>(p.out_channels)
-                                         : static_cast<uint32_t>(l.out_positions * l.out_passes * l.in_passes);
+    // calcx4 at a network's first layer: the range of one block.
+    uint32_t kern_count = l.bypass ? static_cast<uint32_t>(p.out_channels)
+                                   : static_cast<uint32_t>(l.out_positions * l.out_passes * l.in_passes);
+    if (l.calcx4_one_block) kern_count /= 4;
     const uint32_t mcnt_last = koffs + (kern_count - 1) * static_cast<uint32_t>(l.bypass ? 8 : qf_bits);
     const uint32_t mcnt = koffs << 16 | mcnt_last;
     uint32_t oned_reg = 0;
@@ -505,8 +562,10 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
             // padding - 1 with its enable.
             const int in_row = up * h, in_col = up * w;
             const int ps_r = p.pool_stride[0], ps_c = p.pool_stride[1];
-            const int diff_r = in_row - ((in_row - p.pool_size[0]) / ps_r) * ps_r;
-            const int diff_c = in_col - ((in_col - p.pool_size[1]) / ps_c) * ps_c;
+            const int span_r = p.pool_size[0] + p.pool_dilation[0] - 1,
+                      span_c = p.pool_size[1] + p.pool_dilation[1] - 1;
+            const int diff_r = in_row - ((in_row - span_r) / ps_r) * ps_r;
+            const int diff_c = in_col - ((in_col - span_c) / ps_c) * ps_c;
             const int row_step = ((oned ? 1 : diff_c) + (ps_r - 1) * in_col) * operands * l.in_passes;
             uint32_t rcnt = static_cast<uint32_t>(in_row - diff_r) | static_cast<uint32_t>(row_step) << k87CountDiff;
             if (p.padding[0] > 0) rcnt |= 1u << k87PadEnable | static_cast<uint32_t>(p.padding[0] - 1) << k87PadCount;
@@ -521,8 +580,8 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
                                                                                   << 16);
         }
         put(kOned, oned_reg);
-        put(kPrcnt, static_cast<uint32_t>(p.pool_size[0] - 1));
-        put(kPccnt, static_cast<uint32_t>(p.pool_size[1] - 1));
+        put(kPrcnt, pool_count(p, 0, m87));
+        put(kPccnt, pool_count(p, 1, m87));
         put(kStride, static_cast<uint32_t>(transpose ? 0 : p.pool_stride[0] - 1) |
                          static_cast<uint32_t>(p.pool_stride[0] * operands * l.in_passes) << 4);
         if (passthrough) {
@@ -565,7 +624,9 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
         if (m87) {
             int tscnt = 0;
             for (int qq : quads) tscnt = std::max(tscnt, (procs_in(qq) - 1) / 4);
-            put87(k87Ochan, passthrough ? static_cast<uint32_t>(tscnt) : static_cast<uint32_t>(p.out_channels - 1));
+            const uint32_t outputs = static_cast<uint32_t>(p.out_channels);
+            const uint32_t ochan = l.calcx4 ? calcx4_block_kernels(l) : outputs;  // izer: kern_ochan // 4
+            put87(k87Ochan, passthrough ? static_cast<uint32_t>(tscnt) : ochan - 1);
         }
         put(kTptr, 0);
         uint32_t ena = 0;
@@ -574,7 +635,8 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
         put(kEna, (passthrough || l.bypass) ? ena : ena << 16 | ena);
         uint32_t post = quant_code << 22 | arith::encode_output_shift(p.output_shift) << 13;
         if (passthrough) post |= (operands == 1 ? 3u : 1u) << 24;
-        if (!l.bias.empty() && q == l.bias_quadrant) post |= 1u << 12 | l.bias_offset;
+        if (!l.bias.empty() && q == l.bias_quadrant) post |= 1u << 12 | (l.calcx4 ? l.bias_offset / 4 : l.bias_offset);
+        if (l.calcx4) post |= k87Calcx4;
         if (p.activation == arith::Activation::Abs) post |= 1u << 26;
         if (transpose) post |= 1u << 28;
         if (l.read_ahead && l.in_passes > 1) post |= k87Tcalc;
@@ -610,9 +672,10 @@ std::vector<BusWrite> compose_layer_writes(const RandomLayer& l, const DeviceCon
                 const std::size_t idx = wd * 9 + static_cast<std::size_t>(j);
                 if (idx < s.size()) k[8 - j] = s[idx];  // stream fills a word from its last weight down
             }
-            const uint64_t slot = cfg.kernel_mem.base + (proc / ppq) * cfg.kernel_mem.quadrant_stride +
-                                  (proc % ppq) * cfg.kernel_mem.instance_stride +
-                                  uint64_t{l.kernel_word + wd} * cfg.kernel_mem.slot_bytes;
+            const uint64_t slot =
+                cfg.kernel_mem.base + (proc / ppq) * cfg.kernel_mem.quadrant_stride +
+                (proc % ppq) * cfg.kernel_mem.instance_stride +
+                uint64_t{kernel_stream_word(l, wd, cfg.kernel_mem.calcx4_block_stride)} * cfg.kernel_mem.slot_bytes;
             out.push_back({slot + 0, k[0], 4});
             out.push_back({slot + 4, uint32_t{k[1]} << 24 | uint32_t{k[2]} << 16 | uint32_t{k[3]} << 8 | k[4], 4});
             out.push_back({slot + 8, uint32_t{k[5]} << 24 | uint32_t{k[6]} << 16 | uint32_t{k[7]} << 8 | k[8], 4});

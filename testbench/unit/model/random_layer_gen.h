@@ -60,6 +60,20 @@ struct RandomLayer {
     bool binary = false;
     bool bypass = false;
     bool read_ahead = false;
+    // calcx4 (LREG_POST.CALCX4, 3x3 8-bit convolutions whose output channels
+    // fill whole passes in groups of four): the kernels go to four blocks as
+    // izer apbaccess.write_kern places the reordered kernel stream of
+    // kernels.py; the mask range is one block (the generator's first layer)
+    // or all four (its other layers).
+    bool calcx4 = false;
+    bool calcx4_one_block = false;
+    // A snoop unit (1 or 2; 0: none) watches this layer's output words: one
+    // word with its value (hit) or another value, or a range of words with a
+    // range of top bytes (model/snoop.h); the test composes its registers from
+    // the reference output and checks the accumulators afterwards.
+    int snoop_unit = 0;
+    bool snoop_hit = false;
+    bool snoop_range = false;
 
     std::string describe() const;
 };

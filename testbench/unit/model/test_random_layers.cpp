@@ -11,6 +11,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
+#include <map>
+#include <random>
 #include <sstream>
 #include <string>
 
@@ -34,6 +37,80 @@ uint64_t env_u64(const char* name, uint64_t fallback, bool& present) {
     return present ? std::strtoull(v, nullptr, 0) : fallback;
 }
 
+// A snoop unit watching the layer's output (model/snoop.h), composed from the
+// reference result: the register writes before the start and the accumulators
+// expected afterwards. Written words are those the reference output fills; the
+// unit reads them as the device does, after the whole word is written.
+struct SnoopCheck {
+    std::vector<test::BusWrite> writes;
+    uint32_t acc = 0, hit = 0, max = 0, am = 0;
+    std::string describe;
+};
+
+SnoopCheck compose_snoop(const RandomLayer& l, const DeviceConfig& cfg, const reference::Tensor& expect) {
+    SnoopCheck sc;
+    // Output words by bus address, lanes from the reference (unwritten lanes stay 0 after reset).
+    std::map<uint64_t, uint32_t> words;
+    for (int m = 0; m < expect.channels; ++m)
+        for (int px = 0; px < expect.height * expect.width; ++px) {
+            const test::OutputLocation loc = test::output_location(l, cfg, m, px);
+            const int64_t v = expect.at(m, px / expect.width, px % expect.width);
+            words[loc.address] |=
+                l.params.wide_output ? static_cast<uint32_t>(v) : uint32_t{static_cast<uint8_t>(v)} << (8 * loc.lane);
+        }
+    // The snoop's address: 0x200000 (the data memory's word offset from the
+    // accelerator base) | global instance << 15 | word, as the vendor's tests write it.
+    const ArrayGeometry& d = cfg.data_sram;
+    const auto snoop_address = [&](uint64_t bus) {
+        const uint64_t rel = bus - d.base;
+        const uint64_t q = rel / d.quadrant_stride, inst = rel % d.quadrant_stride / d.instance_stride;
+        const uint64_t word = rel % d.instance_stride / d.slot_bytes;
+        return static_cast<uint32_t>((d.base - cfg.quadrant_regs.base) / 4 |
+                                     (q * d.instances_per_quadrant + inst) << d.pointer_shift() | word);
+    };
+    std::mt19937_64 rng(l.seed * 7919 + 17);
+    auto it = words.begin();
+    std::advance(it, static_cast<long>(rng() % words.size()));
+    const uint32_t a1 = snoop_address(it->first);
+    uint32_t a2 = 0, d1 = it->second, d2 = 0, value_sel = 8;
+    if (l.snoop_range) {
+        a2 = a1 + static_cast<uint32_t>(rng() % 8);  // holes (gaps, other instances' words) are never hits
+        value_sel = 6;
+        d1 = static_cast<uint32_t>(rng() % 128), d2 = d1 + static_cast<uint32_t>(rng() % 128);
+        if (!l.snoop_hit) d1 = 0x100, d2 = 0x1ff;  // no top byte reaches it
+    } else if (!l.snoop_hit) {
+        d1 ^= 0x80000001u;
+    }
+    sc.acc = static_cast<uint32_t>(rng()), sc.hit = static_cast<uint32_t>(rng() % 100), sc.max = d1 / 2;
+    sc.am = static_cast<uint32_t>(rng());
+    const uint32_t acc0 = sc.acc, hit0 = sc.hit, max0 = sc.max, am0 = sc.am;
+    for (const auto& [bus, word] : words) {
+        const uint32_t a = snoop_address(bus);
+        const uint32_t value = value_sel == 8 ? word : word >> 24;
+        const bool in_window = a2 == 0 ? a == a1 : a1 <= a && a <= a2;
+        const bool match = d2 == 0 ? value == d1 : d1 <= value && value <= d2;
+        if (!in_window || !match) continue;
+        sc.acc += value;
+        ++sc.hit;
+        if (value > sc.max) sc.max = value, sc.am = a;
+    }
+    const uint32_t c1 =
+        1u | 1u << 3 | 1u << 4 | 1u << 5 | (a2 ? 5u : 2u) << 12 | (d2 ? 5u : 2u) << 16 | 2u << 24 | value_sel << 28;
+    const RegisterMap& map = *cfg.registers;
+    const uint64_t base =
+        cfg.quadrant_regs.base + test::used_quadrants(l, cfg).front() * cfg.quadrant_regs.quadrant_stride;
+    const std::string unit = "REG_SNP" + std::to_string(l.snoop_unit) + "_";
+    const std::pair<const char*, uint32_t> regs[] = {
+        {"A1", a1},    {"A2", a2},    {"D1", d1},    {"D2", d2}, {"C1", c1}, {"C2", static_cast<uint32_t>(l.layer)},
+        {"ACC", acc0}, {"HIT", hit0}, {"MAX", max0}, {"AM", am0}};
+    for (const auto& [name, v] : regs) sc.writes.push_back({base + map.quadrant_register(unit + name).offset, v, 4});
+    std::ostringstream text;
+    text << "snoop " << l.snoop_unit << " A " << std::hex << a1 << ".." << a2 << " D " << d1 << ".." << d2 << " C1 "
+         << c1 << std::dec;
+    sc.describe = text.str();
+    return sc;
+}
+
 struct Runner {
     const DeviceConfig& cfg;
     AccelBench bench;
@@ -52,6 +129,22 @@ struct Runner {
         }
     }
 
+    // The snoop unit's accumulators after the layer, against the reference's.
+    void check_snoop(const RandomLayer& l, const SnoopCheck& want, std::ostringstream& diff) {
+        const RegisterMap& map = *cfg.registers;
+        const uint64_t base =
+            cfg.quadrant_regs.base + test::used_quadrants(l, cfg).front() * cfg.quadrant_regs.quadrant_stride;
+        const std::string unit = "REG_SNP" + std::to_string(l.snoop_unit) + "_";
+        const std::pair<const char*, uint32_t> regs[] = {
+            {"ACC", want.acc}, {"HIT", want.hit}, {"MAX", want.max}, {"AM", want.am}};
+        for (const auto& [name, v] : regs) {
+            const uint32_t got = bench.read(base + map.quadrant_register(unit + name).offset);
+            if (got != v)
+                diff << "  " << want.describe << ": " << unit << name << " 0x" << std::hex << got << ", expected 0x"
+                     << v << std::dec << "\n";
+        }
+    }
+
     // Returns an empty string when the layer matches the reference, else the first mismatches.
     std::string run(const RandomLayer& l) { return run_against(l, l); }
 
@@ -60,7 +153,10 @@ struct Runner {
         // Each layer starts from reset contents, as a freshly booted device would.
         bench.accel.state().reset();
         irq = false;
+        const reference::Tensor expect = reference::run_layer(ref.params, ref.inputs, ref.weights, ref.bias);
         write_all(test::compose_layer_writes(l, cfg));
+        const SnoopCheck snoop = l.snoop_unit ? compose_snoop(l, cfg, expect) : SnoopCheck{};
+        write_all(snoop.writes);
         write_all(test::compose_start_writes(l, cfg));
         for (int step = 0; step < 2000 && !irq; ++step) sc_core::sc_start(10, sc_core::SC_US);
         if (!irq) return "no completion interrupt";
@@ -70,8 +166,8 @@ struct Runner {
             bench.write(ctl, bench.read(ctl) & ~((1u << 12) | 1u));
         }
 
-        const reference::Tensor expect = reference::run_layer(ref.params, ref.inputs, ref.weights, ref.bias);
         std::ostringstream diff;
+        if (l.snoop_unit) check_snoop(l, snoop, diff);
         // A legal layer must not produce any misprogramming warning.
         for (const EngineWarning& w : bench.accel.last_result().warnings)
             diff << "  false warning: q" << w.quadrant << " L" << w.layer << " " << w.reg << " [" << w.kind
@@ -184,13 +280,26 @@ TEST_CASE("random layer generator is deterministic per seed and draws every op",
 }
 TEST_CASE("random MAX78002 layer generator draws the MAX78002 features", "[random][max78002]") {
     bool high_layer = false, binary = false, bypass = false, read_ahead = false, big_memory = false;
-    for (uint64_t s = 0; s < 300; ++s) {
+    bool calcx4 = false, calcx4_one_block = false, calcx4_passes = false, calcx4_offset = false, calcx4_bias = false;
+    bool pool_dilation = false, snoop_hit = false, snoop_miss = false, snoop_range = false;
+    for (uint64_t s = 0; s < 2000; ++s) {
         const RandomLayer a = test::generate_random_layer(s, max78002());
         REQUIRE(a.describe() == test::generate_random_layer(s, max78002()).describe());
         high_layer = high_layer || a.layer >= 32;  // beyond the MAX78000's 32
         binary = binary || a.binary;
         bypass = bypass || a.bypass;
         read_ahead = read_ahead || a.read_ahead;
+        // calcx4 in every layout: one-block and four-block mask ranges, several
+        // input and output passes, a kernel offset inside the blocks, bias.
+        calcx4 = calcx4 || a.calcx4;
+        calcx4_one_block = calcx4_one_block || a.calcx4_one_block;
+        calcx4_passes = calcx4_passes || (a.calcx4 && a.in_passes > 1 && a.out_passes > 1);
+        calcx4_offset = calcx4_offset || (a.calcx4 && a.kernel_word > 0);
+        calcx4_bias = calcx4_bias || (a.calcx4 && !a.bias.empty());
+        pool_dilation = pool_dilation || a.params.pool_dilation[0] > 1 || a.params.pool_dilation[1] > 1;
+        snoop_hit = snoop_hit || (a.snoop_unit && a.snoop_hit);
+        snoop_miss = snoop_miss || (a.snoop_unit && !a.snoop_hit);
+        snoop_range = snoop_range || (a.snoop_unit && a.snoop_range);
         big_memory = big_memory || a.in_word >= max78000().data_sram.words || a.out_word >= max78000().data_sram.words;
         CHECK_FALSE(test::generate_random_layer(s, max78000()).binary);  // MAX78002 features stay off the MAX78000
     }
@@ -199,6 +308,15 @@ TEST_CASE("random MAX78002 layer generator draws the MAX78002 features", "[rando
     CHECK(bypass);
     CHECK(read_ahead);
     CHECK(big_memory);
+    CHECK(calcx4);
+    CHECK(calcx4_one_block);
+    CHECK(calcx4_passes);
+    CHECK(calcx4_offset);
+    CHECK(calcx4_bias);
+    CHECK(pool_dilation);
+    CHECK(snoop_hit);
+    CHECK(snoop_miss);
+    CHECK(snoop_range);
 }
 
 namespace {

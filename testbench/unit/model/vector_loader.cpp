@@ -169,6 +169,8 @@ GoldenVector load_vector(const std::string& dir) {
                 v.registers.push_back({static_cast<uint32_t>(std::stoul(m[1], nullptr, 16)),
                                        static_cast<uint32_t>(std::stoul(m[2], nullptr, 16)), line});
         }
+        if (std::string(fn) == "cnn_init") v.init_writes = v.registers.size();
+        if (std::string(fn) == "cnn_configure") v.configure_writes = v.registers.size() - v.init_writes;
     }
 
     const std::string weights_path = dir + "/weights.h";

@@ -44,6 +44,9 @@ struct GoldenVector {
     std::string name;
     std::string dir;
     std::vector<RegisterWrite> registers;
+    // How many of `registers` cnn_init() and cnn_configure() write: the
+    // firmware loads kernels and bias between the two, input before cnn_start().
+    std::size_t init_writes = 0, configure_writes = 0;
     std::vector<KernelBlock> kernels;
     std::vector<ArrayCopy> biases;  // values are bytes, one per 32-bit slot
     std::vector<ArrayCopy> inputs;

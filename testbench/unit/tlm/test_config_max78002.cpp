@@ -101,9 +101,16 @@ TEST_CASE("MAX78002 description: aliasing per-layer registers are rejected", "[c
           std::string::npos);
 }
 
-TEST_CASE("the MAX78002 has the dual-core SoC blocks but no RISC-V core description", "[config][max78002][riscv]") {
+TEST_CASE("the MAX78002 has the dual-core SoC blocks and its RISC-V core", "[config][max78002][riscv]") {
     const DeviceConfig c = load_device_config(kPath);
-    CHECK_FALSE(c.riscv.present);
+    // The MSDK's MAX78002 split: SRAM5 for the RISC-V core, SRAM0-1 for the Arm;
+    // the RISC-V interrupt numbers of max78002.h.
+    REQUIRE(c.riscv.present);
+    CHECK(c.riscv.sram.base == 0x20040000);
+    CHECK(c.riscv.sram.size == 0x10000);
+    CHECK(c.riscv.arm_sram_size == 0x10000);
+    CHECK(c.riscv.cnn_irq == 57);
+    CHECK(c.riscv.cnn_fifo_irq == 56);
     CHECK(c.soc.fast_fifo.size > 0);
     CHECK(c.soc.sema.size > 0);
     CHECK(c.soc.arm_irq_from_riscv < c.irq_count);
