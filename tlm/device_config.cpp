@@ -102,6 +102,16 @@ void check_overlaps(const Reader& r, const std::vector<Window>& w) {
             }
 }
 
+// accelerator.stream_release: when a streaming layer may read (docs/streaming.md
+// sections 4.4 and 12); absent means thresholds.
+bool stream_release_on_window(const Reader& r, const YAML::Node& acc) {
+    if (!acc["stream_release"]) return false;
+    const std::string release = r.str(acc, "accelerator", "stream_release");
+    if (release != "thresholds" && release != "window")
+        r.fail("accelerator.stream_release", "expected thresholds or window, got '" + release + "'", &acc);
+    return release == "window";
+}
+
 DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     const Reader r(path);
     if (!root.IsMap()) r.fail("(top level)", "expected a mapping of sections", &root);
@@ -119,12 +129,7 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     if (c.max_start_layer >= c.max_layers) r.fail("accelerator.max_start_layer", "must be below max_layers", &acc);
     c.fifo_count = static_cast<uint32_t>(r.positive(acc, "accelerator", "fifo_count"));
     c.fifo_depth = static_cast<uint32_t>(r.positive(acc, "accelerator", "fifo_depth"));
-    if (acc["stream_release"]) {
-        const std::string release = r.str(acc, "accelerator", "stream_release");
-        if (release != "thresholds" && release != "window")
-            r.fail("accelerator.stream_release", "expected thresholds or window, got '" + release + "'", &acc);
-        c.stream_release_on_window = release == "window";
-    }
+    c.stream_release_on_window = stream_release_on_window(r, acc);
     if (c.processors_per_quadrant % c.processors_per_data_sram)
         r.fail("accelerator.processors_per_data_sram", "must divide processors_per_quadrant", &acc);
     if (c.max_stream_layers > c.max_layers) r.fail("accelerator.max_stream_layers", "cannot exceed max_layers", &acc);

@@ -15,6 +15,52 @@ const RegisterDescription& layer_kind(const RegisterMap& map, const std::string&
     return map.layer_register(name);
 }
 
+// Snoop control (MAX78002 only; all widths 0 where the device has none).
+SnoopFields snoop_fields(const RegisterMap& m) {
+    SnoopFields s;
+    const RegisterDescription* c1 = nullptr;
+    for (const RegisterDescription& r : m.quadrant)
+        if (r.name == "REG_SNP1_C1") c1 = &r;
+    if (c1) {
+        s.enable = m.field(*c1, "ENABLE");
+        s.stop = m.field(*c1, "STOP");
+        s.link = m.field(*c1, "LINK");
+        s.acc_en = m.field(*c1, "ACC_EN");
+        s.hit_en = m.field(*c1, "HIT_EN");
+        s.max_en = m.field(*c1, "MAX_EN");
+        s.count_mode = m.field(*c1, "COUNT_MODE");
+        s.value_sel = m.field(*c1, "VALUE_SEL");
+        s.layer = m.field(m.quadrant_register("REG_SNP1_C2"), "LAYER");
+    }
+    return s;
+}
+
+// Clock, memory power, BIST/zeroing and the kernel memories' power-down.
+PowerFields power_fields(const RegisterMap& m, const RegisterDescription& c) {
+    PowerFields pw;
+    pw.clk_en = m.field(c, "CLK_EN");
+    const RegisterDescription& sram = m.quadrant_register("REG_SRAM");
+    pw.deep_sleep = m.field(sram, "DS");
+    pw.power_down = m.field(sram, "PD");
+    const char* const light_sleep[] = {"LSDRAM", "LSMRAM", "LSTRAM", "LSBRAM"};
+    const RegisterDescription& test = m.quadrant_register("REG_SRAM_TEST");
+    const char* const bist_start[] = {"BIST_DATA_EX", "BIST_MASK_EX", "BIST_TRAM_EX", "BIST_BIAS_EX"};
+    for (unsigned k = 0; k < PowerFields::kMemoryKinds; ++k) {
+        pw.light_sleep[k] = m.field(sram, light_sleep[k]);
+        pw.bist_start[k] = m.field(test, bist_start[k]);
+    }
+    pw.bist_fail = m.field(test, "BIST_FAIL");
+    pw.bist_done = m.field(test, "BIST_DONE");
+    pw.bist_finished = m.field(test, "BIST_FINISHED");
+    if (test.find("ZERO_EX")) {
+        pw.zero_start = m.field(test, "ZERO_EX");
+        pw.zero_select = m.field(test, "MEM_SEL");
+        pw.zero_done = m.field(test, "ZERO_DONE");
+    }
+    pw.kernel_power_down = m.field(m.aon_register("AON_CTL"), "PWR_DOWN");
+    return pw;
+}
+
 }  // namespace
 
 RegisterFields::RegisterFields(const RegisterMap& m) {
@@ -136,41 +182,8 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     fifo.cpl = m.field(m.fifo_register("FIFO_CTL"), "FIFO_CPL");
     fifo.full = m.field(m.fifo_register("FIFO_STAT"), "FULL");
 
-    const RegisterDescription* c1 = nullptr;
-    for (const RegisterDescription& r : m.quadrant)
-        if (r.name == "REG_SNP1_C1") c1 = &r;
-    if (c1) {
-        snoop.enable = m.field(*c1, "ENABLE");
-        snoop.stop = m.field(*c1, "STOP");
-        snoop.link = m.field(*c1, "LINK");
-        snoop.acc_en = m.field(*c1, "ACC_EN");
-        snoop.hit_en = m.field(*c1, "HIT_EN");
-        snoop.max_en = m.field(*c1, "MAX_EN");
-        snoop.count_mode = m.field(*c1, "COUNT_MODE");
-        snoop.value_sel = m.field(*c1, "VALUE_SEL");
-        snoop.layer = m.field(m.quadrant_register("REG_SNP1_C2"), "LAYER");
-    }
-
-    power.clk_en = m.field(c, "CLK_EN");
-    const RegisterDescription& sram = m.quadrant_register("REG_SRAM");
-    power.deep_sleep = m.field(sram, "DS");
-    power.power_down = m.field(sram, "PD");
-    const char* const light_sleep[] = {"LSDRAM", "LSMRAM", "LSTRAM", "LSBRAM"};
-    const RegisterDescription& test = m.quadrant_register("REG_SRAM_TEST");
-    const char* const bist_start[] = {"BIST_DATA_EX", "BIST_MASK_EX", "BIST_TRAM_EX", "BIST_BIAS_EX"};
-    for (unsigned k = 0; k < PowerFields::kMemoryKinds; ++k) {
-        power.light_sleep[k] = m.field(sram, light_sleep[k]);
-        power.bist_start[k] = m.field(test, bist_start[k]);
-    }
-    power.bist_fail = m.field(test, "BIST_FAIL");
-    power.bist_done = m.field(test, "BIST_DONE");
-    power.bist_finished = m.field(test, "BIST_FINISHED");
-    if (test.find("ZERO_EX")) {
-        power.zero_start = m.field(test, "ZERO_EX");
-        power.zero_select = m.field(test, "MEM_SEL");
-        power.zero_done = m.field(test, "ZERO_DONE");
-    }
-    power.kernel_power_down = m.field(m.aon_register("AON_CTL"), "PWR_DOWN");
+    snoop = snoop_fields(m);
+    power = power_fields(m, c);
 }
 
 const RegisterFields& register_fields(const DeviceConfig& cfg) {
