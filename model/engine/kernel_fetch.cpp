@@ -28,8 +28,8 @@ struct KernelPlace {
 KernelPlace kernel_place(const LayerConfig& c, uint32_t o, uint32_t j, uint32_t passes, uint32_t block_stride,
                          uint32_t quadrants) {
     KernelPlace k;
-    if (c.quad_fanout) o /= quadrants;  // the quadrant's own kernel k of output k * quadrants + q
-    if (!c.calcx4) {
+    if (c.quad_fanout) o /= quadrants;       // the quadrant's own kernel k of output k * quadrants + q
+    if (!c.calcx4 || c.calcx4_block == 0) {  // no blocks: every kernel at its plain place
         k.address = c.mask_start + (uint64_t{o} * passes + j) * c.weight_bits;
         k.valid = k.address <= c.mask_end;
         return k;
