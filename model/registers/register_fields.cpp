@@ -16,7 +16,7 @@ const RegisterDescription& layer_kind(const RegisterMap& map, const std::string&
 }
 
 // Snoop control (MAX78002 only; all widths 0 where the device has none).
-SnoopFields snoop_fields(const RegisterMap& m) {
+SnoopFields lookup_snoop_fields(const RegisterMap& m) {
     SnoopFields s;
     const RegisterDescription* c1 = nullptr;
     for (const RegisterDescription& r : m.quadrant)
@@ -36,7 +36,7 @@ SnoopFields snoop_fields(const RegisterMap& m) {
 }
 
 // Clock, memory power, BIST/zeroing and the kernel memories' power-down.
-PowerFields power_fields(const RegisterMap& m, const RegisterDescription& c) {
+PowerFields lookup_power_fields(const RegisterMap& m, const RegisterDescription& c) {
     PowerFields pw;
     pw.clk_en = m.field(c, "CLK_EN");
     const RegisterDescription& sram = m.quadrant_register("REG_SRAM");
@@ -182,8 +182,8 @@ RegisterFields::RegisterFields(const RegisterMap& m) {
     fifo.cpl = m.field(m.fifo_register("FIFO_CTL"), "FIFO_CPL");
     fifo.full = m.field(m.fifo_register("FIFO_STAT"), "FULL");
 
-    snoop = snoop_fields(m);
-    power = power_fields(m, c);
+    snoop = lookup_snoop_fields(m);
+    power = lookup_power_fields(m, c);
 }
 
 const RegisterFields& register_fields(const DeviceConfig& cfg) {
