@@ -149,12 +149,12 @@ void decode_byte_run(const LayerConfig& c, const KernelRun& run, const int8_t* d
 // 1-, 2- and 4-bit weights: 8 / bits kernels share a slot, each in its own
 // field of every byte (its own decoding table).
 void decode_field_run(const LayerConfig& c, const KernelRun& run, const int8_t* table, const uint8_t* bytes,
-                      uint64_t last_offset, RunTarget to) {
+                      std::ptrdiff_t last_offset, RunTarget to) {
     const uint32_t bits = c.weight_bits, slot = c.kernel_slot_bytes;
     const unsigned field_shift = bits == 4 ? 2 : bits == 2 ? 1 : 0;  // log2(bits)
     uint64_t address = c.mask_start;
     for (uint32_t k = 0, j = 0; k < run.kernels; ++k, address += bits) {
-        const uint8_t* last = bytes + (address >> 3) * slot + last_offset;
+        const uint8_t* last = bytes + (static_cast<std::ptrdiff_t>((address >> 3) * slot) + last_offset);
         const int8_t* decode = table + std::size_t{(address & 7) >> field_shift} * 256;
         int8_t* dst = to.out + std::size_t{j} * to.taps;
         for (uint32_t t = 0; t < to.taps; ++t) dst[t] = decode[*(last - t)];
@@ -168,16 +168,22 @@ void decode_field_run(const LayerConfig& c, const KernelRun& run, const int8_t* 
 // reference).
 void decode_run(const LayerConfig& c, const KernelRun& run, const std::vector<int8_t>& decoded, uint32_t i,
                 LayerWeights& w, KernelReader& reader) {
-    const uint64_t last_offset =
-        c.oned_start_byte + (c.kernel_slot_bytes - 1) - run.first_word * 9;  // slot's last byte
+    if (run.kernels == 0) return;  // nothing gathered: no byte pointer to offset
+    // The slot's last byte, relative to the gathered bytes (which start at the
+    // run's first word): often negative, so it is added to an index, never to
+    // the pointer (a wrapped unsigned offset is undefined pointer arithmetic).
+    const std::ptrdiff_t last_offset = static_cast<std::ptrdiff_t>(c.oned_start_byte + (c.kernel_slot_bytes - 1)) -
+                                       static_cast<std::ptrdiff_t>(run.first_word * 9);
     const RunTarget to{w.values.data() + std::size_t{i} * w.passes * w.taps,
                        std::size_t{w.processors} * w.passes * w.taps, w.taps, w.passes};
     if (c.weight_bits == 8)
-        decode_byte_run(c, run, decoded.data(),
-                        run.bytes.data() + uint64_t{c.mask_start >> 3} * c.kernel_slot_bytes + last_offset, to);
+        decode_byte_run(
+            c, run, decoded.data(),
+            run.bytes.data() +
+                (static_cast<std::ptrdiff_t>(uint64_t{c.mask_start >> 3} * c.kernel_slot_bytes) + last_offset),
+            to);
     else
         decode_field_run(c, run, decoded.data(), run.bytes.data(), last_offset, to);
-    if (run.kernels == 0) return;
     reader.first_word = run.first_word;
     for (uint64_t word = run.first_word; word <= run.last_word && !reader.any_written; ++word)
         reader.any_written = reader.written[word] != 0;
