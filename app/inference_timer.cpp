@@ -6,7 +6,7 @@
 namespace ai8x {
 
 InferenceTimer::InferenceTimer(const AcceleratorState& state)
-    : state_(state), cnn_en_(register_fields(state.cfg).ctl.cnn_en) {}
+    : state_(state), cnn_en_(register_fields(state.cfg).REG_CTL.CNN_EN) {}
 
 bool InferenceTimer::any_enabled() const {
     for (const QuadrantRegisters& q : state_.quadrant)

@@ -5,7 +5,7 @@
 namespace ai8x {
 
 Platform::Platform(const DeviceConfig& cfg)
-    : cfg_(cfg), bus_("bus"), periph_("peripherals", cfg_), accel_("cnn", cfg_) {
+    : cfg_(cfg), bus_("bus"), periph_("soc", cfg_), accel_("cnn", cfg_), riscv_in_("riscv_in", {}, nullptr) {
     bus_.set_clock_period(sc_core::sc_time(1.0 / cfg_.clocks.cpu_hz, sc_core::SC_SEC));
     unsigned port = 0;
     for (const auto& r : cfg_.cpu_regions) {
@@ -21,27 +21,7 @@ Platform::Platform(const DeviceConfig& cfg)
                  w.is_register_block ? cfg_.bus.accel_reg_wait_states : cfg_.bus.accel_mem_wait_states);
     ++port;
 
-    // The firmware's CNN clock select/divider drives the accelerator's clock.
-    periph_.on_cnn_clock = [this](double hz) { accel_.set_cnn_clock_hz(hz); };
-    // GCFR power, memory enable, isolation and reset, and the CNN clock gate,
-    // drive the quadrants' power domains.
-    periph_.on_cnn_power = [this](unsigned reg, uint32_t v) {
-        PowerControl& p = accel_.power();
-        switch (reg) {
-            case 0: p.set_power_enable(v); break;
-            case 1: p.set_memory_enable(v); break;
-            case 2: p.set_isolation(v); break;
-            case 3: p.set_domain_reset(v); break;
-        }
-    };
-    periph_.on_cnn_peripheral_clock = [this](bool running) { accel_.power().set_peripheral_clock(running); };
-    periph_.fast_fifo_access = [this](bool is_read, uint32_t offset, uint32_t& data) {
-        return is_read ? accel_.fast_fifo().read(offset, data) : accel_.fast_fifo().write(offset, data);
-    };
-    periph_.on_riscv_release = [](uint32_t boot) {
-        spdlog::warn("the firmware starts the RISC-V core at {}, but the folder has no RISC-V image (main_riscv.c)",
-                     hex32(boot));
-    };
+    connect_soc();
 }
 
 CortexM4& Platform::add_cpu() {
@@ -58,10 +38,11 @@ CortexM4& Platform::add_cpu() {
     // Firmware starts from the SoC's reset: the CNN unpowered, isolated, its clock
     // gated, until the firmware's cnn_enable(). (Without a CPU, e.g. replaying a
     // trace of the accelerator's windows only, it stays as cnn_enable() leaves it.)
-    accel_.power().assume_soc_reset();
+    assume_soc_reset();
     SimControl& sim = periph_.sim_control();
     sim.on_sleep = [cpu] { cpu->request_sleep(); };
     sim.on_fault = [cpu] { cpu->report_unhandled_exception(); };
+    connect_cpu_interrupts();
     return *cpu;
 }
 
@@ -81,10 +62,7 @@ RiscvCore& Platform::add_riscv() {
         cpu->set_irq(arm_line, level);
         rv->set_irq(rv_line, level);
     };
-    periph_.on_riscv_release = [rv](uint32_t boot) { rv->release(boot); };
-    periph_.on_arm_irq_from_riscv = [cpu, line = cfg_.soc.arm_irq_from_riscv](bool level) {
-        cpu->set_irq(line, level);
-    };
+    riscv_in_.on_clock_start = [this, rv] { rv->release(periph_.fcr().boot_address()); };
     periph_.sim_control().on_fault_rv = [rv] { rv->report_unhandled_exception(); };
     return *rv;
 }

@@ -10,6 +10,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "firmware/host/core_inputs.h"
 #include "firmware/host/cortex_m4.h"
 #include "firmware/host/riscv_core.h"
 #include "firmware/host/rtl_testbench_control.h"
@@ -18,6 +19,7 @@
 #include "tlm/ahb_bus.h"
 #include "tlm/device_config.h"
 #include "tlm/memory_target.h"
+#include "tlm/wire.h"
 
 namespace ai8x {
 
@@ -45,11 +47,22 @@ public:
     // window (call once, before sc_start).
     RtlTestbenchControl& add_rtl_testbench();
     RtlTestbenchControl* rtl_testbench() { return rtl_testbench_.get(); }
+    // The CNN's power and clock state, on both ends of the wires (the SoC's
+    // GCFR and GCR, the accelerator's power control): the SoC's reset, where
+    // add_cpu() puts it. Without a CPU (replaying a trace of the accelerator's
+    // windows) the board starts as the firmware's cnn_enable() leaves it.
+    void assume_soc_reset();
 
     // Any other bus initiator (e.g. the trace player), named for bus messages.
     void bind_initiator(tlm::tlm_initiator_socket<32>& s, const std::string& name);
 
 private:
+    // The SoC's clock, power and interrupt outputs to the accelerator and the
+    // cores, as wires (app/board_wiring.cpp; `ai8xsim info` lists them).
+    void connect_soc();
+    void connect_cpu_interrupts();
+    void assume_cnn_enabled();
+
     DeviceConfig cfg_;  // own copy: modules keep references to it
     AhbBus bus_;
     std::vector<std::unique_ptr<MemoryTarget>> memories_;
@@ -58,6 +71,9 @@ private:
     std::unique_ptr<CortexM4> cpu_;
     std::unique_ptr<RiscvCore> riscv_;
     std::unique_ptr<RtlTestbenchControl> rtl_testbench_;
+    WireSet wires_;
+    CoreInputs riscv_in_;               // the RISC-V core's clock (GCR PCLKDIS1.CPU1)
+    std::unique_ptr<CoreInputs> nvic_;  // the Cortex-M4's interrupt inputs (add_cpu)
     unsigned initiators_ = 0;
 };
 

@@ -97,7 +97,7 @@ std::string RtlMismatch::summary() const {
 }
 
 RtlTestbench::RtlTestbench(const DeviceConfig& cfg, const RtlFolder& folder, Accelerator& accel)
-    : cfg_(cfg), folder_(folder), accel_(accel), cnn_en_(register_fields(cfg).ctl.cnn_en) {
+    : cfg_(cfg), folder_(folder), accel_(accel), cnn_en_(register_fields(cfg).REG_CTL.CNN_EN) {
     preloads_ = read_part_files(cfg, folder.dir, &RtlMemoryFiles::preload_folder);
     expected_ = read_part_files(cfg, folder.dir, &RtlMemoryFiles::expected_folder);
     // The RTL would load x into the memory; the model's memories hold values.

@@ -38,10 +38,10 @@ void attach_trace_recorder(RunContext& ctx) {
     for (const auto& w : ctx.accel->windows()) rec->add_window(w.base, w.size, w.name);
     if (ctx.riscv) {
         // The RISC-V core drives the accelerator, and feeds the fast FIFO (replayable on a CPU-less board).
-        const auto& fast_fifo = ctx.cfg.soc.fast_fifo;
+        const FastFifo& fast = ctx.accel->fast_fifo();
         rec->add_initiator("riscv");
-        rec->add_window(fast_fifo.base, fast_fifo.size, "fast_fifo");
-        rec->add_flow_control(fast_fifo.base + FastFifo::kStatus, FastFifo::kStatusFull);
+        rec->add_window(fast.base(), fast.size(), "fast_fifo");
+        rec->add_flow_control(fast.status_address(), fast.full_mask());
     }
     ctx.platform->bus().add_observer(rec);
     ctx.cpu->poll_fast_forward().enabled = false;  // the trace records every status read

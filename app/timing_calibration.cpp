@@ -141,7 +141,7 @@ int store_cnn_registers(AcceleratorState& st, const std::string& cnn_c) {
 uint64_t inference_cycles_at(AcceleratorState& st, bool pipeline, double cnn_hz) {
     const SequencePlan plan = plan_sequence(st);
     if (plan.master < 0) throw std::runtime_error("no master quadrant: the registers start no inference");
-    const RegField dis = register_fields(st.cfg).ctl.pipeline_dis;
+    const RegField dis = register_fields(st.cfg).REG_CTL.PIPELINE_DIS;
     uint32_t& ctl = st.quadrant[size_t(plan.master)].ctl;
     ctl = dis.with(ctl, pipeline ? 0 : 1);
     return inference_cycles(TimingModel(inference_timing(st.cfg.timing, st, plan.master, cnn_hz)), st, plan).total();

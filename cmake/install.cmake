@@ -21,6 +21,10 @@ foreach(area tlm model)
     FILES_MATCHING PATTERN "*.h")
 endforeach()
 
+# The register names generated from the device description (tools/reggen.cpp).
+install(FILES ${AI8XSIM_REGISTERS_DIR}/cnn.h ${AI8XSIM_REGISTERS_DIR}/soc.h
+  DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ai8xsim/registers)
+
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/configs/
   DESTINATION ${AI8XSIM_INSTALL_DATA_DIR}/configs
   FILES_MATCHING PATTERN "*.yaml")

@@ -23,6 +23,7 @@ namespace ai8x {
 Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
     : sc_module(name),
       socket("socket"),
+      cnn_clock("cnn_clock", [this](double hz) { set_cnn_clock_hz(hz); }),
       cfg_(cfg),
       state_(cfg_, AcceleratorState::Unbound{}),
       cnn_clock_hz_(cfg.clocks.pclk_hz),
@@ -50,7 +51,7 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
 
     fifo_ = std::make_unique<InputFifoBlock>("fifo", state_);
     add_region(fifo_->register_bank(), cfg_.fifo_regs.size);
-    fast_fifo_ = std::make_unique<FastFifo>(state_, *fifo_);
+    fast_fifo_ = std::make_unique<FastFifo>("fast_fifo", state_, *fifo_);
     stream_ = std::make_unique<StreamController>("stream", cfg_.timing, *fifo_);
 
     aon_ = std::make_unique<RegisterBank>(std::string(this->name()) + ".aon", cfg_.aon_regs.base);
@@ -200,7 +201,7 @@ unsigned Accelerator::transport_dbg(tlm::tlm_generic_payload& trans) {
 void Accelerator::on_ctl_write(uint32_t q, uint32_t old_value) {
     const uint32_t v = state_.quadrant[q].ctl;
     // Only a quadrant that runs on its own starts the sequencer (model/sequencing.h).
-    const bool rising = fields_.ctl.cnn_en.is_set(v) && !fields_.ctl.cnn_en.is_set(old_value);
+    const bool rising = fields_.REG_CTL.CNN_EN.is_set(v) && !fields_.REG_CTL.CNN_EN.is_set(old_value);
     if (rising && runs_on_its_own(state_, int(q))) {
         if (busy_)
             spdlog::warn("{}: quadrant {} REG_CTL start (0x{:08x}) while an inference is running; ignored", name(), q,
@@ -215,7 +216,7 @@ void Accelerator::on_ctl_write(uint32_t q, uint32_t old_value) {
 
 void Accelerator::update_irq() {
     bool level = false;
-    for (const QuadrantRegisters& qr : state_.quadrant) level |= fields_.ctl.cnn_irq.is_set(qr.ctl);
+    for (const QuadrantRegisters& qr : state_.quadrant) level |= fields_.REG_CTL.CNN_IRQ.is_set(qr.ctl);
     if (level == irq_level_) return;
     irq_level_ = level;
     if (on_irq) on_irq(level);
@@ -276,7 +277,7 @@ void Accelerator::sequencer() {
 
         record_quadrant_activity(running_quadrants_);
         busy_ = false;
-        if (master < 0 || !fields_.ctl.cnn_en.is_set(state_.quadrant[master].ctl)) {
+        if (master < 0 || !fields_.REG_CTL.CNN_EN.is_set(state_.quadrant[master].ctl)) {
             spdlog::info("{}: quadrant {} was disabled while running; no completion interrupt", name(), master);
             continue;
         }
@@ -289,13 +290,13 @@ void Accelerator::sequencer() {
         for (int q : running_quadrants_) {
             if (power_->register_resets(q) != resets_at_start[q]) continue;
             uint32_t& ctl = state_.quadrant[q].ctl;
-            ctl = fields_.ctl.cnn_irq.with(ctl, 1);
+            ctl = fields_.REG_CTL.CNN_IRQ.with(ctl, 1);
         }
         // One-shot: the master's enable clears with each layer, so the next
         // `REG_CTL |= 1` starts the next layer (model/sequencing.h).
         if (plan.oneshot) {
             uint32_t& ctl = state_.quadrant[master].ctl;
-            ctl = fields_.ctl.cnn_en.with(ctl, 0);
+            ctl = fields_.REG_CTL.CNN_EN.with(ctl, 0);
         }
         spdlog::debug("{}: done after {} CNN cycles", name(), busy_cycles_);
         update_irq();
@@ -308,7 +309,7 @@ uint32_t Accelerator::quadrants_in_layer(int layer, const std::vector<int>& runn
     uint32_t mask = 0;
     if (layer < 0 || uint32_t(layer) >= cfg_.max_layers) return mask;
     for (int q : running_quadrants)
-        if (fields_.layer.pro_en.get(state_.quadrant[q].lreg[LREG_ENA][layer]) != 0) mask |= 1u << q;
+        if (fields_.LREG_ENA.PRO_EN.get(state_.quadrant[q].lreg[LREG_ENA][layer]) != 0) mask |= 1u << q;
     return mask;
 }
 
@@ -357,7 +358,7 @@ void Accelerator::set_observer(ActivityObserver* observer) {
 namespace ai8x {
 
 void Accelerator::connect_power_control() {
-    power_ = std::make_unique<PowerControl>(name(), state_);
+    power_ = std::make_unique<PowerControl>("power", state_);
     for (uint32_t q = 0; q < cfg_.quadrants; ++q) {
         RegisterBank& bank = quadrants_[q]->register_bank();
         bank.find("REG_SRAM")->on_write = [this, q](Register&, uint32_t old) { power_->after_sram_write(q, old); };

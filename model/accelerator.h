@@ -38,6 +38,7 @@
 #include "model/stream/stream_controller.h"
 #include "model/timing/inference_cycles.h"
 #include "tlm/register_bank.h"
+#include "tlm/wire.h"
 
 namespace ai8x {
 
@@ -53,6 +54,9 @@ struct AddressWindow {
 class Accelerator : public sc_core::sc_module {
 public:
     tlm_utils::simple_target_socket<Accelerator, 32> socket;
+    // The CNN clock in Hz as the SoC selects it (GCR PCLKDIV); unconnected, the
+    // clock stays at PCLK unless set_cnn_clock_hz() changes it.
+    WireIn<double> cnn_clock;
 
     SC_HAS_PROCESS(Accelerator);
     Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg);
@@ -72,7 +76,7 @@ public:
 
     std::function<void(bool level)> on_irq;  // CNN interrupt line towards the CPU
 
-    void set_cnn_clock_hz(double hz);  // follows the firmware's CNN clock select/divider
+    void set_cnn_clock_hz(double hz);  // what the cnn_clock input does
     double cnn_clock_hz() const { return cnn_clock_hz_; }
     // CNN clock the last inference ran at (the firmware may change the clock
     // afterwards; MAX78002 main() goes back to PLL / 4); 0 before the first one.

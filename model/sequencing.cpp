@@ -17,12 +17,12 @@ namespace {
 // layer, or when the next one already ran (a link back ends the walk).
 int following_layer(const AcceleratorState& state, const SequencePlan& p, int l, bool take_link,
                     const std::vector<bool>& ran, std::vector<EngineWarning>& w) {
-    const LayerFields& f = register_fields(state.cfg).layer;
+    const RegisterFields& f = register_fields(state.cfg);
     const uint32_t reg = state.quadrant[p.master].lreg[LREG_NXTLYR][l];
-    if (l == p.last_layer || f.stop.is_set(reg)) return -1;
+    if (l == p.last_layer || f.LREG_NXTLYR.STOP.is_set(reg)) return -1;
     int next = l + 1;
-    if (take_link && f.link_en.is_set(reg)) {
-        next = static_cast<int>(f.next_layer.get(reg));
+    if (take_link && f.LREG_NXTLYR.LINK_EN.is_set(reg)) {
+        next = static_cast<int>(f.LREG_NXTLYR.NEXT_LAYER.get(reg));
         if (next > p.last_layer)
             w.push_back({p.master, l, "LREG_NXTLYR",
                          "links to layer " + std::to_string(next) + " beyond the last layer " +
@@ -55,19 +55,35 @@ int oneshot_layer(const AcceleratorState& state, const SequencePlan& p) {
 
 }  // namespace
 
+namespace {
+bool tethered(const regs::quadrant::REG_CTL& f, uint32_t ctl, int q) {
+    return f.EXT_SYNC.is_set(ctl) && f.MASTER_SEL.get(ctl) != static_cast<uint32_t>(q);
+}
+}  // namespace
+
+int sequencing_master(const AcceleratorState& state) {
+    const regs::quadrant::REG_CTL& f = register_fields(state.cfg).REG_CTL;
+    bool any_enabled = false;
+    for (std::size_t q = 0; q < state.quadrant.size(); ++q) any_enabled |= f.CNN_EN.is_set(state.quadrant[q].ctl);
+    for (std::size_t q = 0; q < state.quadrant.size(); ++q) {
+        const uint32_t ctl = state.quadrant[q].ctl;
+        const bool candidate = any_enabled ? f.CNN_EN.is_set(ctl) : f.CLK_EN.is_set(ctl);
+        if (candidate && !tethered(f, ctl, static_cast<int>(q))) return static_cast<int>(q);
+    }
+    return -1;
+}
+
 bool runs_on_its_own(const AcceleratorState& state, int q) {
-    const CtlFields& f = register_fields(state.cfg).ctl;
+    const regs::quadrant::REG_CTL& f = register_fields(state.cfg).REG_CTL;
     const uint32_t ctl = state.quadrant[q].ctl;
-    if (!f.cnn_en.is_set(ctl)) return false;
-    const bool tethered = f.ext_sync.is_set(ctl) && f.master_sel.get(ctl) != static_cast<uint32_t>(q);
-    return !tethered;
+    return f.CNN_EN.is_set(ctl) && !tethered(f, ctl, q);
 }
 
 SequencePlan plan_sequence(const AcceleratorState& state) {
     const RegisterFields& f = register_fields(state.cfg);
     SequencePlan p;
     for (std::size_t q = 0; q < state.quadrant.size(); ++q)
-        if (f.ctl.cnn_en.is_set(state.quadrant[q].ctl)) p.enabled_quadrants.push_back(static_cast<int>(q));
+        if (f.REG_CTL.CNN_EN.is_set(state.quadrant[q].ctl)) p.enabled_quadrants.push_back(static_cast<int>(q));
     if (p.enabled_quadrants.empty()) {
         p.warnings.push_back({-1, -1, "REG_CTL", "no quadrant enabled; nothing computed"});
         return p;
@@ -89,10 +105,10 @@ SequencePlan plan_sequence(const AcceleratorState& state) {
                                   "'s layer count rules"});
 
     const QuadrantRegisters& mq = state.quadrant[p.master];
-    p.fifo_mode = f.ctl.fifo_en.is_set(mq.ctl);
-    p.streaming = f.ctl.stream_en.is_set(mq.ctl);
-    p.first_layer = static_cast<int>(f.lcnt.first.get(mq.lcnt_max));
-    p.last_layer = static_cast<int>(f.lcnt.last.get(mq.lcnt_max));
+    p.fifo_mode = f.REG_CTL.FIFO_EN.is_set(mq.ctl);
+    p.streaming = f.REG_CTL.STREAM_EN.is_set(mq.ctl);
+    p.first_layer = static_cast<int>(f.REG_LCNT_MAX.START.get(mq.lcnt_max));
+    p.last_layer = static_cast<int>(f.REG_LCNT_MAX.LCNT.get(mq.lcnt_max));
     p.layer_range_valid = p.first_layer <= p.last_layer && static_cast<uint32_t>(p.last_layer) < state.cfg.max_layers;
     if (!p.layer_range_valid) {
         p.warnings.push_back({p.master, -1, "REG_LCNT_MAX",
@@ -104,7 +120,7 @@ SequencePlan plan_sequence(const AcceleratorState& state) {
                                   std::to_string(state.cfg.max_start_layer) +
                                   " (the generator never writes it); honoured"});
     }
-    p.oneshot = f.ctl.oneshot.is_set(mq.ctl);
+    p.oneshot = f.REG_CTL.ONESHOT.is_set(mq.ctl);
     if (p.runs() && p.oneshot) p.order = {oneshot_layer(state, p)};
     if (p.runs() && !p.oneshot) p.order = layer_order(state, p, p.first_layer, p.warnings);
     return p;
@@ -112,7 +128,7 @@ SequencePlan plan_sequence(const AcceleratorState& state) {
 
 bool layer_streams(const AcceleratorState& state, const SequencePlan& plan, int lead_quadrant, int layer) {
     if (!plan.streaming || lead_quadrant < 0) return false;
-    return register_fields(state.cfg).layer.fbuf_max.get(state.quadrant[lead_quadrant].lreg[LREG_FMAX][layer]) != 0;
+    return register_fields(state.cfg).LREG_FMAX.FBUF_MAX.get(state.quadrant[lead_quadrant].lreg[LREG_FMAX][layer]) != 0;
 }
 
 SequenceRun::SequenceRun(AcceleratorState& state, const SequencePlan& plan)

@@ -64,6 +64,14 @@ bool runs_on_its_own(const AcceleratorState& state, int q);
 
 SequencePlan plan_sequence(const AcceleratorState& state);
 
+// The quadrant that sequences, also before a start (the fast FIFO's fan-out
+// follows its REG_CTL.QUPAC while the firmware feeds the first words): the
+// master of plan_sequence() while a quadrant is enabled; before that, the
+// lowest quadrant configured to run on its own (REG_CTL.CLK_EN set, as
+// generated code writes it with the configuration, and not tethered to another
+// one). -1 when there is none.
+int sequencing_master(const AcceleratorState& state);
+
 class SnoopUnits;
 
 // One inference's walk through its layers, as the sequencer takes them at run

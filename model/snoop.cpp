@@ -16,7 +16,7 @@ constexpr unsigned kTopByteShift = 24;
 
 SnoopUnits::SnoopUnits(AcceleratorState& state, int master) : state_(state) {
     const DeviceConfig& cfg = state.cfg;
-    if (register_fields(cfg).snoop.enable.width == 0 || master < 0) return;
+    if (register_fields(cfg).REG_SNP1_C1.ENABLE.width == 0 || master < 0) return;
     address_offset_ = static_cast<uint32_t>((cfg.data_sram.base - cfg.quadrant_regs.base) / 4);
     QuadrantRegisters& regs = state.quadrant[static_cast<std::size_t>(master)];
     for (const char* unit : {"REG_SNP1_", "REG_SNP2_"}) {
@@ -29,14 +29,14 @@ SnoopUnits::SnoopUnits(AcceleratorState& state, int master) : state_(state) {
     }
 }
 
-bool SnoopUnits::enabled(const Unit& u) const { return register_fields(state_.cfg).snoop.enable.is_set(*u.c1); }
+bool SnoopUnits::enabled(const Unit& u) const { return register_fields(state_.cfg).REG_SNP1_C1.ENABLE.is_set(*u.c1); }
 
 bool SnoopUnits::any_enabled() const {
     return std::any_of(units_.begin(), units_.end(), [this](const Unit& u) { return enabled(u); });
 }
 
 bool SnoopUnits::watches(const Unit& u, int layer) const {
-    return enabled(u) && register_fields(state_.cfg).snoop.layer.get(*u.c2) == static_cast<uint32_t>(layer);
+    return enabled(u) && register_fields(state_.cfg).REG_SNP1_C2.LAYER.get(*u.c2) == static_cast<uint32_t>(layer);
 }
 
 // The last watched address: A1 alone, or A2; a range is cut at the size of
@@ -73,27 +73,27 @@ void SnoopUnits::before(int layer) {
 }
 
 bool SnoopUnits::matches(const Unit& u, uint32_t word, uint32_t& value) const {
-    const SnoopFields& f = register_fields(state_.cfg).snoop;
-    value = f.value_sel.get(*u.c1) == kCompareWord ? word : word >> kTopByteShift;
+    const RegisterFields& f = register_fields(state_.cfg);
+    value = f.REG_SNP1_C1.VALUE_SEL.get(*u.c1) == kCompareWord ? word : word >> kTopByteShift;
     if (*u.d2 == 0) return value == *u.d1;
     return *u.d1 <= value && value <= *u.d2;
 }
 
 void SnoopUnits::record_hit(Unit& u, uint32_t address, uint32_t value) const {
-    const SnoopFields& f = register_fields(state_.cfg).snoop;
-    if (f.acc_en.is_set(*u.c1)) *u.acc += value;
-    if (f.hit_en.is_set(*u.c1)) ++*u.hit;
-    if (f.max_en.is_set(*u.c1) && value > *u.max) {
+    const RegisterFields& f = register_fields(state_.cfg);
+    if (f.REG_SNP1_C1.ACC_EN.is_set(*u.c1)) *u.acc += value;
+    if (f.REG_SNP1_C1.HIT_EN.is_set(*u.c1)) ++*u.hit;
+    if (f.REG_SNP1_C1.MAX_EN.is_set(*u.c1) && value > *u.max) {
         *u.max = value;
         *u.am = address;
     }
 }
 
 SnoopDecision SnoopUnits::after() {
-    const SnoopFields& f = register_fields(state_.cfg).snoop;
+    const RegisterFields& f = register_fields(state_.cfg);
     SnoopDecision d;
     for (Unit& u : units_) {
-        if (enabled(u) && f.link.is_set(*u.c1)) d.conditional_links = true;
+        if (enabled(u) && f.REG_SNP1_C1.LINK.is_set(*u.c1)) d.conditional_links = true;
         if (!u.watching) continue;
         uint32_t hits = 0;
         std::size_t k = 0;
@@ -108,12 +108,12 @@ SnoopDecision SnoopUnits::after() {
             }
             flag = static_cast<uint8_t>(flag | u.saved_flags[k]);
         }
-        const bool counted = f.count_mode.get(*u.c1) != 0;
+        const bool counted = f.REG_SNP1_C1.COUNT_MODE.get(*u.c1) != 0;
         const bool triggered = counted ? hits < *u.x1 || hits > *u.x2 : hits > 0;
         u.watching = false;
         if (!triggered) continue;
-        d.take_link = d.take_link || f.link.is_set(*u.c1);
-        d.stop = d.stop || f.stop.is_set(*u.c1);
+        d.take_link = d.take_link || f.REG_SNP1_C1.LINK.is_set(*u.c1);
+        d.stop = d.stop || f.REG_SNP1_C1.STOP.is_set(*u.c1);
     }
     return d;
 }

@@ -9,6 +9,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "tlm/device_overlay.h"
 #include "tlm/yaml_reader.h"
 #include "build_paths.h"
 
@@ -112,13 +113,7 @@ bool stream_release_on_window(const Reader& r, const YAML::Node& acc) {
     return release == "window";
 }
 
-DeviceConfig parse(const YAML::Node& root, const std::string& path) {
-    const Reader r(path);
-    if (!root.IsMap()) r.fail("(top level)", "expected a mapping of sections", &root);
-    DeviceConfig c;
-    c.source_path = path;
-    c.name = r.str(root, "", "device");
-
+void read_accelerator(const Reader& r, const YAML::Node& root, DeviceConfig& c) {
     const YAML::Node acc = r.need(root, "", "accelerator");
     c.quadrants = static_cast<uint32_t>(r.positive(acc, "accelerator", "quadrants"));
     c.processors_per_quadrant = static_cast<uint32_t>(r.positive(acc, "accelerator", "processors_per_quadrant"));
@@ -133,7 +128,9 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     if (c.processors_per_quadrant % c.processors_per_data_sram)
         r.fail("accelerator.processors_per_data_sram", "must divide processors_per_quadrant", &acc);
     if (c.max_stream_layers > c.max_layers) r.fail("accelerator.max_stream_layers", "cannot exceed max_layers", &acc);
+}
 
+void read_register_blocks(const Reader& r, const YAML::Node& root, DeviceConfig& c) {
     const YAML::Node regs = r.need(root, "", "registers");
     c.quadrant_regs = read_block(r, regs, "quadrant", true);
     c.fifo_regs = read_block(r, regs, "fifo", false);
@@ -157,9 +154,9 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
                                uint64_t(c.max_layers - 1) * layer_block + 4;
     if (banks_end > c.quadrant_regs.size)
         r.fail("registers.layer_registers", "per-layer registers extend beyond registers.quadrant.size", &lr);
-    c.registers = std::make_shared<const RegisterMap>(read_register_map(r, root, c));
-    c.mlat_offset = c.registers->quadrant_register("REG_MLAT").offset;
+}
 
+void read_memories(const Reader& r, const YAML::Node& root, DeviceConfig& c) {
     const YAML::Node mems = r.need(root, "", "memories");
     c.data_sram = read_array(r, mems, "data_sram");
     c.tram = read_array(r, mems, "tram");
@@ -175,8 +172,10 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     if (c.data_sram.instances_per_quadrant * c.processors_per_data_sram != c.processors_per_quadrant)
         r.fail("memories.data_sram.instances_per_quadrant",
                "times accelerator.processors_per_data_sram must equal processors_per_quadrant", &mems);
+}
 
-    // Every per-quadrant block must fit in its quadrant stride, and no two blocks may overlap.
+// Every per-quadrant block must fit in its quadrant stride, and no two blocks may overlap.
+void check_accelerator_windows(const Reader& r, const DeviceConfig& c) {
     std::vector<Window> windows;
     const auto add_quadrant_copies = [&](const std::string& key, uint64_t base, uint64_t stride, uint64_t size) {
         if (c.quadrants > 1 && stride < size) r.fail(key + ".quadrant_stride", "smaller than one quadrant's block");
@@ -191,7 +190,21 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     windows.push_back({"registers.fifo", c.fifo_regs.base, c.fifo_regs.size});
     windows.push_back({"registers.aon", c.aon_regs.base, c.aon_regs.size});
     check_overlaps(r, windows);
+}
 
+void read_cpu_timing(const Reader& r, const YAML::Node& cpu, CpuTiming& t) {
+    const YAML::Node ct = r.need(cpu, "cpu", "timing");
+    t.cycles_per_instruction = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "cycles_per_instruction"));
+    t.exception_entry_cycles = r.u32(ct, "cpu.timing", "exception_entry_cycles");
+    t.exception_return_cycles = r.u32(ct, "cpu.timing", "exception_return_cycles");
+    t.load_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "load_cycles"));
+    t.pipelined_load_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "pipelined_load_cycles"));
+    t.store_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "store_cycles"));
+    t.transfer_register_cycles = r.u32(ct, "cpu.timing", "transfer_register_cycles");
+    t.branch_refill_cycles = r.u32(ct, "cpu.timing", "branch_refill_cycles");
+}
+
+void read_cpu(const Reader& r, const YAML::Node& root, DeviceConfig& c) {
     const YAML::Node cpu = r.need(root, "", "cpu");
     const YAML::Node regions = r.need(cpu, "cpu", "regions");
     if (!regions.IsSequence() || regions.size() == 0) r.fail("cpu.regions", "expected a non-empty list", &regions);
@@ -214,88 +227,131 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
     if (c.irq_count > 240) r.fail("cpu.interrupts.count", "an ARMv7-M NVIC has at most 240 external interrupts", &irq);
     if (c.cnn_irq >= c.irq_count || c.cnn_fifo_irq >= c.irq_count)
         r.fail("cpu.interrupts", "an interrupt number is not below count", &irq);
-    const YAML::Node ct = r.need(cpu, "cpu", "timing");
-    c.cpu_timing.cycles_per_instruction = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "cycles_per_instruction"));
-    c.cpu_timing.exception_entry_cycles = r.u32(ct, "cpu.timing", "exception_entry_cycles");
-    c.cpu_timing.exception_return_cycles = r.u32(ct, "cpu.timing", "exception_return_cycles");
-    c.cpu_timing.load_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "load_cycles"));
-    c.cpu_timing.pipelined_load_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "pipelined_load_cycles"));
-    c.cpu_timing.store_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "store_cycles"));
-    c.cpu_timing.transfer_register_cycles = r.u32(ct, "cpu.timing", "transfer_register_cycles");
-    c.cpu_timing.branch_refill_cycles = r.u32(ct, "cpu.timing", "branch_refill_cycles");
+    read_cpu_timing(r, cpu, c.cpu_timing);
+}
 
+// The peripherals, and the two facts of them that code outside the peripheral
+// models reads (SocConfig): looked up here by the names the family gives them.
+void read_soc(const Reader& r, const YAML::Node& root, DeviceConfig& c, RegisterMap& map) {
+    map.peripherals = read_peripherals(r, root, c.peripheral_base, c.peripheral_size);
+    for (const PeripheralDescription& p : map.peripherals)
+        for (const PeripheralInstance& i : p.instances)
+            if (i.interrupt >= 0 && uint32_t(i.interrupt) >= c.irq_count)
+                r.fail("peripherals." + i.name + ".interrupt", "must be below cpu.interrupts.count");
+    const PeripheralDescription* fifo = map.find_peripheral("FAST_FIFO");
+    const PeripheralDescription* sema = map.find_peripheral("SEMA");
+    if (!fifo || !sema || sema->instances.front().interrupt < 0)
+        r.fail("peripherals", "needs FAST_FIFO and SEMA (with its interrupt to the Cortex-M4)");
+    c.soc.fast_fifo = {fifo->instances.front().base, 0, fifo->size};
+    c.soc.arm_irq_from_riscv = static_cast<uint32_t>(sema->instances.front().interrupt);
+}
+
+void read_riscv(const Reader& r, const YAML::Node& rv, RiscvConfig& c) {
     const auto block = [&r](const YAML::Node& parent, const std::string& path, const std::string& name) {
         const YAML::Node n = r.need(parent, path, name);
-        RegisterBlockGeometry g;
-        g.base = r.u64(n, path + "." + name, "base");
-        g.size = r.positive(n, path + "." + name, "size");
-        return g;
+        return RegisterBlockGeometry{r.u64(n, path + "." + name, "base"), 0, r.positive(n, path + "." + name, "size")};
     };
-    const YAML::Node soc = r.need(root, "", "soc");
-    c.soc.fcr = block(soc, "soc", "fcr");
-    c.soc.pwrseq = block(soc, "soc", "pwrseq");
-    c.soc.sema = block(soc, "soc", "sema");
-    c.soc.fast_fifo = block(soc, "soc", "fast_fifo");
-    c.soc.riscv_clock_bit = r.u32(soc, "soc", "riscv_clock_bit");
-    if (c.soc.riscv_clock_bit > 31) r.fail("soc.riscv_clock_bit", "must be a bit of a 32-bit register", &soc);
-    c.soc.arm_irq_from_riscv = r.u32(soc, "soc", "arm_irq_from_riscv");
-    if (c.soc.arm_irq_from_riscv >= c.irq_count)
-        r.fail("soc.arm_irq_from_riscv", "must be below cpu.interrupts.count", &soc);
+    c.present = true;
+    c.hz = r.hz(rv, "riscv", "hz");
+    c.march = r.str(rv, "riscv", "march");
+    c.mabi = r.str(rv, "riscv", "mabi");
+    c.libgcc_march = r.str(rv, "riscv", "libgcc_march");
+    c.flash_max = r.positive(rv, "riscv", "flash_max");
+    c.arm_sram_size = r.positive(rv, "riscv", "arm_sram_size");
+    const RegisterBlockGeometry s = block(rv, "riscv", "sram");
+    c.sram = CpuRegion{"riscv_sram", s.base, s.size, true};
+    c.intc = block(rv, "riscv", "intc");
+    c.cnn_irq = r.u32(rv, "riscv", "cnn_irq");
+    c.irq_count = static_cast<uint32_t>(r.positive(rv, "riscv", "irq_count"));
+    c.cnn_fifo_irq = r.u32(rv, "riscv", "cnn_fifo_irq");
+    if (c.cnn_irq >= c.irq_count) r.fail("riscv.cnn_irq", "must be below riscv.irq_count", &rv);
+    if (c.cnn_fifo_irq >= c.irq_count) r.fail("riscv.cnn_fifo_irq", "must be below riscv.irq_count", &rv);
+    const YAML::Node rvt = r.need(rv, "riscv", "timing");
+    c.cycles_per_instruction = static_cast<uint32_t>(r.positive(rvt, "riscv.timing", "cycles_per_instruction"));
+    c.interrupt_entry_cycles = r.u32(rvt, "riscv.timing", "interrupt_entry_cycles");
+    c.interrupt_return_cycles = r.u32(rvt, "riscv.timing", "interrupt_return_cycles");
+}
 
-    // Optional: a device whose RISC-V core the project does not describe yet
-    // leaves the section out; dual-core images are then refused.
-    if (const YAML::Node rv = root["riscv"]) {
-        c.riscv.present = true;
-        c.riscv.hz = r.hz(rv, "riscv", "hz");
-        c.riscv.march = r.str(rv, "riscv", "march");
-        c.riscv.mabi = r.str(rv, "riscv", "mabi");
-        c.riscv.libgcc_march = r.str(rv, "riscv", "libgcc_march");
-        c.riscv.flash_max = r.positive(rv, "riscv", "flash_max");
-        c.riscv.arm_sram_size = r.positive(rv, "riscv", "arm_sram_size");
-        {
-            const RegisterBlockGeometry s = block(rv, "riscv", "sram");
-            c.riscv.sram = CpuRegion{"riscv_sram", s.base, s.size, true};
-        }
-        c.riscv.intc = block(rv, "riscv", "intc");
-        c.riscv.cnn_irq = r.u32(rv, "riscv", "cnn_irq");
-        c.riscv.irq_count = static_cast<uint32_t>(r.positive(rv, "riscv", "irq_count"));
-        c.riscv.cnn_fifo_irq = r.u32(rv, "riscv", "cnn_fifo_irq");
-        if (c.riscv.cnn_irq >= c.riscv.irq_count) r.fail("riscv.cnn_irq", "must be below riscv.irq_count", &rv);
-        if (c.riscv.cnn_fifo_irq >= c.riscv.irq_count)
-            r.fail("riscv.cnn_fifo_irq", "must be below riscv.irq_count", &rv);
-        const YAML::Node rvt = r.need(rv, "riscv", "timing");
-        c.riscv.cycles_per_instruction =
-            static_cast<uint32_t>(r.positive(rvt, "riscv.timing", "cycles_per_instruction"));
-        c.riscv.interrupt_entry_cycles = r.u32(rvt, "riscv.timing", "interrupt_entry_cycles");
-        c.riscv.interrupt_return_cycles = r.u32(rvt, "riscv.timing", "interrupt_return_cycles");
+// clocks.cnn_clock.sources: CNNCLKSEL code -> pclk, ipo or ipll (ipll only on a device with a PLL).
+void read_cnn_clock(const Reader& r, const YAML::Node& clk, ClockConfig& c) {
+    const YAML::Node cnn = r.need(clk, "clocks", "cnn_clock");
+    const YAML::Node sources = r.need(cnn, "clocks.cnn_clock", "sources");
+    const YAML::Node dividers = r.need(cnn, "clocks.cnn_clock", "dividers");
+    if (!sources.IsMap() || !dividers.IsMap()) r.fail("clocks.cnn_clock", "expected code: value mappings", &cnn);
+    for (const auto& kv : sources) {
+        YAML::Node code;  // the reader checks numbers of maps: wrap the key
+        code["code"] = kv.first;
+        const uint32_t k = r.u32(code, "clocks.cnn_clock.sources", "code");
+        const std::string name = kv.second.IsScalar() ? kv.second.Scalar() : "";
+        if (name != "pclk" && name != "ipo" && name != "ipll")
+            r.fail("clocks.cnn_clock.sources", "expected pclk, ipo or ipll, got '" + name + "'", &kv.second);
+        const auto source = name == "pclk"  ? ClockConfig::Source::Pclk
+                            : name == "ipo" ? ClockConfig::Source::Ipo
+                                            : ClockConfig::Source::Ipll;
+        if (source == ClockConfig::Source::Ipll && c.ipll_hz <= 0)
+            r.fail("clocks.cnn_clock.sources", "selects ipll, but clocks.ipll_hz is 0 (no PLL)", &kv.second);
+        c.cnn_sources[k] = source;
     }
+    for (const auto& kv : dividers) {
+        YAML::Node entry;
+        entry["code"] = kv.first;
+        entry["divisor"] = kv.second;
+        c.cnn_dividers[r.u32(entry, "clocks.cnn_clock.dividers", "code")] =
+            static_cast<uint32_t>(r.positive(entry, "clocks.cnn_clock.dividers", "divisor"));
+    }
+}
 
+void read_clocks_and_bus(const Reader& r, const YAML::Node& root, DeviceConfig& c) {
     const YAML::Node clk = r.need(root, "", "clocks");
     c.clocks.cpu_hz = r.hz(clk, "clocks", "cpu_hz");
     c.clocks.pclk_hz = r.hz(clk, "clocks", "pclk_hz");
     c.clocks.ipo_hz = r.hz(clk, "clocks", "ipo_hz");
     if (clk["ipll_hz"] && r.u64(clk, "clocks", "ipll_hz") != 0) c.clocks.ipll_hz = r.hz(clk, "clocks", "ipll_hz");
+    read_cnn_clock(r, clk, c.clocks);
 
     c.bus = read_bus_timing(r, root);
+}
 
+void read_timing(const Reader& r, const YAML::Node& root, AccelTiming& t) {
     const YAML::Node tm = r.need(root, "", "timing");
-    c.timing.read_state = r.u32(tm, "timing", "read_state");
-    c.timing.tram_write = r.u32(tm, "timing", "tram_write");
-    c.timing.write_state = r.u32(tm, "timing", "write_state");
-    c.timing.flatten_setup = r.u32(tm, "timing", "flatten_setup");
-    c.timing.startup = r.u32(tm, "timing", "startup");
-    c.timing.peak_macs_per_processor_cycle = r.u32(tm, "timing", "peak_macs_per_processor_cycle");
-    if (c.timing.peak_macs_per_processor_cycle == 0)
-        r.fail("timing.peak_macs_per_processor_cycle", "must be at least 1", &tm);
+    t.read_state = r.u32(tm, "timing", "read_state");
+    t.tram_write = r.u32(tm, "timing", "tram_write");
+    t.write_state = r.u32(tm, "timing", "write_state");
+    t.flatten_setup = r.u32(tm, "timing", "flatten_setup");
+    t.startup = r.u32(tm, "timing", "startup");
+    t.peak_macs_per_processor_cycle = r.u32(tm, "timing", "peak_macs_per_processor_cycle");
+    if (t.peak_macs_per_processor_cycle == 0) r.fail("timing.peak_macs_per_processor_cycle", "must be at least 1", &tm);
     for (const char* flag : {"kernel_offset_preread", "passthrough_pool_double_pass"})
         if (r.u32(tm, "timing", flag) > 1) r.fail(std::string("timing.") + flag, "must be 0 or 1", &tm);
-    c.timing.kernel_offset_preread = r.u32(tm, "timing", "kernel_offset_preread") == 1;
-    c.timing.passthrough_pool_double_pass = r.u32(tm, "timing", "passthrough_pool_double_pass") == 1;
+    t.kernel_offset_preread = r.u32(tm, "timing", "kernel_offset_preread") == 1;
+    t.passthrough_pool_double_pass = r.u32(tm, "timing", "passthrough_pool_double_pass") == 1;
     if (const YAML::Node pl = tm["pipeline"]) {
-        c.timing.pipeline.present = true;
-        c.timing.pipeline.output_fill_cycles = r.u32(pl, "timing.pipeline", "output_fill_cycles");
-        c.timing.pipeline.output_sync_ns = r.u32(pl, "timing.pipeline", "output_sync_ns");
+        t.pipeline.present = true;
+        t.pipeline.output_fill_cycles = r.u32(pl, "timing.pipeline", "output_fill_cycles");
+        t.pipeline.output_sync_ns = r.u32(pl, "timing.pipeline", "output_sync_ns");
     }
+}
+
+DeviceConfig parse(const YAML::Node& root, const DescriptionSources& sources) {
+    const Reader r(sources);
+    if (!root.IsMap()) r.fail("(top level)", "expected a mapping of sections", &root);
+    DeviceConfig c;
+    c.source_path = sources.top();
+    c.name = r.str(root, "", "device");
+    read_accelerator(r, root, c);
+    read_register_blocks(r, root, c);
+    RegisterMap map = read_register_map(r, root, c);
+    c.mlat_offset = map.quadrant_register("REG_MLAT").offset;
+    read_memories(r, root, c);
+    check_accelerator_windows(r, c);
+    read_cpu(r, root, c);
+    read_soc(r, root, c, map);
+    c.registers = std::make_shared<const RegisterMap>(std::move(map));
+    // Optional: a device whose RISC-V core the project does not describe yet
+    // leaves the section out; dual-core images are then refused.
+    if (const YAML::Node rv = root["riscv"]) read_riscv(r, rv, c.riscv);
+    read_clocks_and_bus(r, root, c);
+    read_timing(r, root, c.timing);
     c.energy = read_energy_config(r, root);
     c.rtl_testbench = read_rtl_testbench_config(r, root, c);
     return c;
@@ -304,13 +360,9 @@ DeviceConfig parse(const YAML::Node& root, const std::string& path) {
 }  // namespace
 
 DeviceConfig parse_device_config(const std::string& yaml_text, const std::string& source) {
-    YAML::Node root;
-    try {
-        root = YAML::Load(yaml_text);
-    } catch (const YAML::Exception& e) {
-        throw ConfigError(source + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-    }
-    return parse(root, source);
+    DescriptionSources sources(source);
+    const YAML::Node root = load_description(yaml_text, source, sources);
+    return parse(root, sources);
 }
 
 DeviceConfig load_device_config(const std::string& path) {
@@ -321,13 +373,17 @@ DeviceConfig load_device_config(const std::string& path) {
     return parse_device_config(text.str(), path);
 }
 
-std::string default_device_config_path() {
-    if (const char* env = std::getenv("AI8XSIM_CONFIG"); env && *env) return env;
+std::string bundled_device_config_dir() {
     // A library installed elsewhere (cmake --install) may run where its source
     // tree no longer exists; its device files then sit under the install prefix.
-    const std::string in_source = AI8XSIM_SOURCE_DIR "/configs/max78000.yaml";
-    if (std::ifstream(in_source).good()) return in_source;
-    return AI8XSIM_INSTALL_CONFIG_DIR "/max78000.yaml";
+    const std::string in_source = AI8XSIM_SOURCE_DIR "/configs";
+    if (std::ifstream(in_source + "/max78000.yaml").good()) return in_source;
+    return AI8XSIM_INSTALL_CONFIG_DIR;
+}
+
+std::string default_device_config_path() {
+    if (const char* env = std::getenv("AI8XSIM_CONFIG"); env && *env) return env;
+    return bundled_device_config_dir() + "/max78000.yaml";
 }
 
 }  // namespace ai8x

@@ -1,11 +1,13 @@
-// Device description loaded from configs/<device>.yaml.
+// Device description loaded from configs/<device>.yaml (and the base file it
+// names, tlm/device_overlay.h).
 //
-// Every number that is specific to a chip (addresses, geometry, clocks, timing)
-// lives in the YAML file; code reads it from here so that a MAX78002 file can be
-// dropped in later without touching C++.
+// Every number that is specific to a chip (addresses, geometry, clocks, timing,
+// register fields) lives in the YAML files; code reads it from here, so another
+// device of the family needs a YAML file, not C++.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -52,6 +54,10 @@ struct ArrayGeometry {
         while ((1ull << b) < words) ++b;
         return b;
     }
+    // A word pointer (read/write pointer register value) split at pointer_shift():
+    // the word inside its instance, and the instance.
+    uint32_t pointer_word(uint32_t pointer) const { return pointer & ((1u << pointer_shift()) - 1); }
+    uint32_t pointer_instance(uint32_t pointer) const { return pointer >> pointer_shift(); }
     // Words that exist in instance `i` of a quadrant (i < instances_per_quadrant).
     uint32_t words_of(uint32_t i) const { return words_by_instance.empty() ? words : words_by_instance[i]; }
 
@@ -77,6 +83,13 @@ struct ClockConfig {
     double pclk_hz = 50e6;  // APB clock (CNN clock source "PCLK")
     double ipo_hz = 100e6;  // internal primary oscillator (CNN clock source "ITO/IPO")
     double ipll_hz = 0;     // PLL (CNN clock source "IPLL"); 0: the device has none
+
+    // The CNN clock as GCR.PCLKDIV selects it (configs: clocks.cnn_clock): the
+    // clock each CNNCLKSEL code selects and the divisor of each CNNCLKDIV code.
+    enum class Source { Pclk, Ipo, Ipll };
+    std::map<uint32_t, Source> cnn_sources;
+    std::map<uint32_t, uint32_t> cnn_dividers;
+    double hz_of(Source s) const { return s == Source::Pclk ? pclk_hz : s == Source::Ipo ? ipo_hz : ipll_hz; }
 };
 
 // Cost of the Cortex-M4's own work, in CPU clock cycles (configs: cpu.timing).
@@ -149,11 +162,13 @@ struct RiscvConfig {
     uint32_t interrupt_return_cycles = 0;
 };
 
-// SoC blocks of the dual-core start-up and the fast FIFO (configs: soc).
+// Two facts of the SoC peripherals (configs: peripherals) that code outside
+// the peripheral models needs: where the fast FIFO sits (the CPU and the trace
+// recorder treat its accesses specially) and the Arm's interrupt from the
+// RISC-V core (the firmware builder compiles it into the shim).
 struct SocConfig {
-    RegisterBlockGeometry fcr, pwrseq, sema, fast_fifo;
-    uint32_t riscv_clock_bit = 31;    // GCR PCLKDIS1 bit whose clearing releases the RISC-V core
-    uint32_t arm_irq_from_riscv = 0;  // Cortex-M4 interrupt raised by SEMA IRQ0.CM4_IRQ
+    RegisterBlockGeometry fast_fifo;  // peripherals.FAST_FIFO
+    uint32_t arm_irq_from_riscv = 0;  // peripherals.SEMA.interrupt: raised by SEMA IRQ0.CM4_IRQ
 };
 
 struct DeviceConfig {
@@ -200,7 +215,7 @@ struct DeviceConfig {
     uint64_t peripheral_size = 0;
 
     CpuTiming cpu_timing;       // configs: cpu.timing
-    SocConfig soc;              // configs: soc
+    SocConfig soc;              // from configs: peripherals
     RiscvConfig riscv;          // configs: riscv
     uint32_t cnn_irq = 0;       // NVIC input of the accelerator's "inference done" interrupt
     uint32_t cnn_fifo_irq = 0;  // NVIC input of the FIFO interrupt
@@ -219,6 +234,10 @@ struct DeviceConfig {
 DeviceConfig load_device_config(const std::string& path);
 // The same from the file's text; `source` names it in messages.
 DeviceConfig parse_device_config(const std::string& yaml_text, const std::string& source);
+
+// Folder of the bundled device files (configs/ in the source tree, else the
+// copy under the install prefix).
+std::string bundled_device_config_dir();
 
 // Path of the bundled default device file: $AI8XSIM_CONFIG if set, else
 // configs/max78000.yaml in the source tree, else the copy under the install

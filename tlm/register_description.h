@@ -1,8 +1,10 @@
-// The accelerator's registers as the device description (configs/<device>.yaml,
-// section register_map) declares them: every register's offset, access and
-// reset, and every field's bit range, reset and meaning. This is the only place
-// register fields are defined; register banks, behaviour code (through RegField
-// accessors resolved once by name) and docs/register-map.md are built from it.
+// The registers as the device description (configs/<device>.yaml) declares
+// them: the accelerator's (section register_map) and the SoC peripherals'
+// (section peripherals). Every register's offset, access and reset, and every
+// field's bit range, reset and meaning. This is the only place register fields
+// are defined; register banks, the peripheral modules, the generated field
+// accessors (ai8xsim-reggen, docs/architecture.md "Registers") and
+// docs/register-map.md are built from it.
 #pragma once
 
 #include <cstdint>
@@ -69,13 +71,34 @@ struct RegisterDescription {
     const FieldDescription* find(const std::string& field_name) const;
 };
 
-// The four register groups of the accelerator.
+// One copy of a peripheral on the bus (GPIO has three).
+struct PeripheralInstance {
+    std::string name;  // "GPIO0"; its module is called the same in lower case ("soc.gpio0")
+    uint64_t base = 0;
+    int interrupt = -1;  // Cortex-M4 interrupt (NVIC input) it raises; -1: none
+};
+
+// A kind of SoC register block (configs: peripherals): its registers once, and
+// where each copy of it sits. Registers may leave out their fields: a register
+// whose bits the model gives no meaning stores what is written.
+struct PeripheralDescription {
+    std::string name;   // "GPIO"
+    uint64_t size = 0;  // bytes each instance decodes
+    std::string meaning;
+    std::vector<PeripheralInstance> instances;
+    std::vector<RegisterDescription> registers;
+
+    const RegisterDescription* find(const std::string& register_name) const;
+};
+
+// The four register groups of the accelerator and the SoC peripherals.
 struct RegisterMap {
     std::string source_path;                    // device file (for messages)
     std::vector<RegisterDescription> quadrant;  // global registers of each quadrant block
     std::vector<RegisterDescription> layer;     // per-layer kinds, in slot order
     std::vector<RegisterDescription> fifo;      // FIFO block
     std::vector<RegisterDescription> aon;       // always-on block
+    std::vector<PeripheralDescription> peripherals;
 
     // Lookups by name; they throw ConfigError naming the device file when the
     // description lacks the register or field (code asks only for what it uses).
@@ -84,6 +107,18 @@ struct RegisterMap {
     const RegisterDescription& fifo_register(const std::string& name) const;
     const RegisterDescription& aon_register(const std::string& name) const;
     RegField field(const RegisterDescription& reg, const std::string& field_name) const;
+    // The peripheral kind called `name`, or nullptr; the kind of instance `instance`, or nullptr.
+    const PeripheralDescription* find_peripheral(const std::string& name) const;
+    const PeripheralDescription* peripheral_of_instance(const std::string& instance) const;
+
+    // For the generated binding (registers/cnn.cpp, tools/reggen.cpp): register
+    // `name` of group `group` ("quadrant", "layer", "fifo", "aon"), nullptr when
+    // an optional one is missing; field `field` of it, width 0 when an optional
+    // one (or its register) is missing. A missing required one is a ConfigError
+    // naming the device file.
+    const RegisterDescription* find_register(const char* group, const char* name, bool required) const;
+    RegField bind(const RegisterDescription* reg, const char* group, const char* reg_name, const char* field,
+                  bool required) const;
 
     // Name of per-layer slot `slot` ("LREG_<n>" for a slot no kind uses).
     std::string layer_register_name(unsigned slot) const;

@@ -12,19 +12,23 @@
 #include <yaml-cpp/yaml.h>
 
 #include "tlm/device_config.h"
+#include "tlm/device_overlay.h"
 
 namespace ai8x {
 
-// Walks the YAML tree and remembers the file name, so every error can say where it is.
+// Walks the YAML tree and remembers the files it came from (a device file and
+// its bases, tlm/device_overlay.h), so every error can say where it is.
 class Reader {
 public:
-    explicit Reader(std::string file) : file_(std::move(file)) {}
+    explicit Reader(const DescriptionSources& sources) : sources_(sources) {}
+
+    const std::string& file() const { return sources_.top(); }
 
     [[noreturn]] void fail(const std::string& key, const std::string& what, const YAML::Node* at = nullptr) const {
+        std::string inherited;
         std::ostringstream os;
-        os << file_;
-        if (at && at->Mark().line >= 0) os << ':' << at->Mark().line + 1;
-        os << ": " << key << ": " << what;
+        os << sources_.prefix(at, inherited) << ": " << key << ": " << what;
+        if (!inherited.empty()) os << " (inherited from " << inherited << ")";
         throw ConfigError(os.str());
     }
 
@@ -92,12 +96,17 @@ public:
     }
 
 private:
-    std::string file_;
+    const DescriptionSources& sources_;
 };
 
 // Reads and checks the register_map section (tlm/register_description.cpp);
 // needs the register blocks, per-layer geometry and fifo_count of `c`.
 RegisterMap read_register_map(const Reader& r, const YAML::Node& root, const DeviceConfig& c);
+
+// Reads and checks the peripherals section (tlm/register_description.cpp);
+// every instance must lie inside the CPU's peripheral window.
+std::vector<PeripheralDescription> read_peripherals(const Reader& r, const YAML::Node& root, uint64_t window_base,
+                                                    uint64_t window_size);
 
 // Reads and checks the optional energy section (tlm/energy_config.cpp).
 EnergyConfig read_energy_config(const Reader& r, const YAML::Node& root);

@@ -4,52 +4,60 @@
 
 namespace ai8x {
 
-SimControl::SimControl()
-    : regs_("SIMCTL", {
-                          // name       offset reset  writable
-                          {"CONSOLE", 0x00, 0, 0x000000FF},
-                          {"EXIT", 0x04, 0, 0xFFFFFFFF},
-                          {"DELAY_US", 0x08, 0, 0xFFFFFFFF},
-                          {"SLEEP", 0x0C, 0, 0x00000001},
-                          {"TIME_LO", 0x10, 0, 0},
-                          {"TIME_HI", 0x14, 0, 0},
-                          {"LEDS", 0x18, 0, 0xFFFFFFFF},
-                          {"FAULT", 0x1C, 0, 0x00000001},
-                          {"ID", 0x20, kId, 0},
-                          {"FAULT_RV", 0x24, 0, 0x00000001},
-                      }) {
-    regs_.on_write("CONSOLE", [this](uint32_t v) {
-        if (on_console) on_console(char(v));
-    });
-    regs_.on_write("EXIT", [this](uint32_t v) {
-        if (on_exit) on_exit(int32_t(v));
-    });
-    regs_.on_write("DELAY_US", [this](uint32_t us) { *delay_ += sc_core::sc_time(double(us), sc_core::SC_US); });
-    regs_.on_write("SLEEP", [this](uint32_t) {
-        if (on_sleep) on_sleep();
-    });
-    regs_.on_write("FAULT", [this](uint32_t) {
-        if (on_fault) on_fault();
-    });
-    regs_.on_write("FAULT_RV", [this](uint32_t) {
-        if (on_fault_rv) on_fault_rv();
-    });
-    regs_.on_write("LEDS", [](uint32_t v) { spdlog::debug("SIMCTL: LEDs {:#x}", v); });
-    // Reading the low word latches the high word, so a 64-bit time is consistent.
-    regs_.on_read("TIME_LO", [this] {
-        auto us = uint64_t((sc_core::sc_time_stamp() + *delay_).to_seconds() * 1e6);
-        time_hi_latch_ = uint32_t(us >> 32);
-        return uint32_t(us);
-    });
-    regs_.on_read("TIME_HI", [this] { return time_hi_latch_; });
+SimControl::SimControl(sc_core::sc_module_name name, const DeviceConfig& cfg)
+    : Peripheral(name, cfg, regs::simctl::kName) {
+    CONSOLE.on_write(&SimControl::write_console);
+    EXIT.on_write(&SimControl::write_exit);
+    DELAY_US.on_write(&SimControl::write_delay_us);
+    SLEEP.on_write(&SimControl::write_sleep);
+    LEDS.on_write(&SimControl::write_leds);
+    FAULT.on_write(&SimControl::write_fault);
+    FAULT_RV.on_write(&SimControl::write_fault_rv);
+    TIME_LO.on_read(&SimControl::read_time_lo);
+    TIME_HI.on_read(&SimControl::read_time_hi);
 }
 
-tlm::tlm_response_status SimControl::access(tlm::tlm_command cmd, uint32_t offset, unsigned size, uint32_t& data,
-                                            sc_core::sc_time& delay) {
-    delay_ = &delay;
-    bool ok = cmd == tlm::TLM_READ_COMMAND ? regs_.read(offset, size, data) : regs_.write(offset, size, data);
-    delay_ = nullptr;
-    return ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE;
+void SimControl::write_console(uint32_t v) {
+    CONSOLE.set(v);
+    if (on_console) on_console(char(CONSOLE.get(CONSOLE.CHAR)));
+}
+
+void SimControl::write_exit(uint32_t v) {
+    EXIT.set(v);
+    if (on_exit) on_exit(int32_t(v));
+}
+
+// The firmware's own time runs on by the delay; no code executes meanwhile.
+void SimControl::write_delay_us(uint32_t us) {
+    DELAY_US.set(us);
+    access_delay() += sc_core::sc_time(double(us), sc_core::SC_US);
+}
+
+void SimControl::write_sleep(uint32_t v) {
+    SLEEP.set(v);
+    if (on_sleep) on_sleep();
+}
+
+void SimControl::write_leds(uint32_t v) {
+    LEDS.set(v);
+    spdlog::debug("{}: LEDs {:#x}", name(), v);
+}
+
+void SimControl::write_fault(uint32_t v) {
+    FAULT.set(v);
+    if (on_fault) on_fault();
+}
+
+void SimControl::write_fault_rv(uint32_t v) {
+    FAULT_RV.set(v);
+    if (on_fault_rv) on_fault_rv();
+}
+
+// Reading the low word latches the high word, so a 64-bit time is consistent.
+uint32_t SimControl::read_time_lo() {
+    const auto us = uint64_t((sc_core::sc_time_stamp() + access_delay()).to_seconds() * 1e6);
+    time_hi_latch_ = uint32_t(us >> 32);
+    return uint32_t(us);
 }
 
 }  // namespace ai8x

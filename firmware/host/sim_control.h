@@ -1,25 +1,21 @@
-// Simulation-control device: the simulator services the firmware shim asks
-// for (console, exit, delay, sleep, time, LEDs, unhandled-exception report).
-// Register map: firmware/shim/include/simctl.h and docs/firmware-shim.md.
+// Simulation-control device (soc.simctl): the simulator services the firmware
+// shim asks for (console, exit, delay, sleep, time, LEDs, unhandled-exception
+// report). Not part of the chip; its registers are described with the SoC's
+// (configs peripherals SIMCTL; firmware/shim/include/simctl.h and
+// docs/firmware-shim.md). The services are requests to the simulator, not
+// signals of the chip, so the board answers them through the hooks below.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 
-#include <systemc>
-#include <tlm>
-
-#include "firmware/host/register_file.h"
+#include "registers/soc.h"
 
 namespace ai8x {
 
-class SimControl {
+class SimControl : public Peripheral {
 public:
-    static constexpr uint64_t kBase = 0x4F000000;  // unused by the MAX78000 peripheral map
-    static constexpr uint64_t kSize = 0x1000;
-    static constexpr uint32_t kId = 0x53494D43;  // "SIMC"
-
-    SimControl();
+    SimControl(sc_core::sc_module_name name, const DeviceConfig& cfg);
 
     std::function<void(char)> on_console;
     std::function<void(int code)> on_exit;
@@ -27,16 +23,28 @@ public:
     std::function<void()> on_fault;     // FAULT: the Cortex-M4's default handler
     std::function<void()> on_fault_rv;  // FAULT_RV: the RISC-V core's unhandled-interrupt handler
 
-    // One bus access at `offset`; `delay` is the initiator's local time offset
-    // and grows by the requested delay for DELAY_US.
-    tlm::tlm_response_status access(tlm::tlm_command cmd, uint32_t offset, unsigned size, uint32_t& data,
-                                    sc_core::sc_time& delay);
-
-    uint32_t leds() { return regs_.value("LEDS"); }
+    uint32_t leds() const { return LEDS.value(); }
 
 private:
-    RegisterFile regs_;
-    sc_core::sc_time* delay_ = nullptr;  // the access in progress (for DELAY_US and TIME)
+    void write_console(uint32_t v);
+    void write_exit(uint32_t v);
+    void write_delay_us(uint32_t us);
+    void write_sleep(uint32_t v);
+    void write_leds(uint32_t v);
+    void write_fault(uint32_t v);
+    void write_fault_rv(uint32_t v);
+    uint32_t read_time_lo();
+    uint32_t read_time_hi() { return time_hi_latch_; }
+
+    regs::simctl::CONSOLE CONSOLE{*this};
+    regs::simctl::EXIT EXIT{*this};
+    regs::simctl::DELAY_US DELAY_US{*this};
+    regs::simctl::SLEEP SLEEP{*this};
+    regs::simctl::TIME_LO TIME_LO{*this};
+    regs::simctl::TIME_HI TIME_HI{*this};
+    regs::simctl::LEDS LEDS{*this};
+    regs::simctl::FAULT FAULT{*this};
+    regs::simctl::FAULT_RV FAULT_RV{*this};
     uint32_t time_hi_latch_ = 0;
 };
 

@@ -71,9 +71,7 @@ namespace {
 struct LayerRegs {
     const AcceleratorState& state;
     const DeviceConfig& cfg;
-    const RegisterFields& fields;
-    const LayerFields& f;
-    const CtlFields& ctl;
+    const RegisterFields& f;
     int layer;
     const std::vector<int>& quadrants;  // the enabled ones
     std::vector<EngineWarning>& warnings;
@@ -89,13 +87,13 @@ struct LayerRegs {
 void decode_processors(const LayerRegs& reg, LayerConfig& c) {
     for (int q : reg.quadrants) {
         const uint32_t ena = reg(q, LREG_ENA);
-        for (uint32_t p = 0; p < reg.cfg.processors_per_quadrant && p < reg.f.pro_en.width; ++p) {
-            if (!reg.f.pro_en.bit(ena, p)) continue;
+        for (uint32_t p = 0; p < reg.cfg.processors_per_quadrant && p < reg.f.LREG_ENA.PRO_EN.width; ++p) {
+            if (!reg.f.LREG_ENA.PRO_EN.bit(ena, p)) continue;
             LayerProcessor lp;
             lp.quadrant = q;
             lp.local = static_cast<int>(p);
             lp.global = static_cast<int>(q * reg.cfg.processors_per_quadrant + p);
-            lp.mask_enabled = reg.f.mask_en.bit(ena, p);
+            lp.mask_enabled = reg.f.LREG_ENA.MASK_EN.bit(ena, p);
             c.processors.push_back(lp);
             if (c.lead_quadrant < 0) c.lead_quadrant = q;
         }
@@ -105,14 +103,14 @@ void decode_processors(const LayerRegs& reg, LayerConfig& c) {
 // Kernel bypass enables every processor's (all-ones) kernel; in a convolution
 // every enabled processor needs its kernels and vice versa.
 void decode_convolution(const LayerRegs& reg, LayerConfig& c) {
-    c.bypass = reg.f.bypass.is_set(reg(c.lead_quadrant, LREG_LCTL));
+    c.bypass = reg.f.LREG_LCTL.BYPASS.is_set(reg(c.lead_quadrant, LREG_LCTL));
     if (c.bypass)
         for (auto& p : c.processors) p.mask_enabled = true;
     for (const auto& p : c.processors) c.convolution = c.convolution || p.mask_enabled;
     if (!c.convolution || c.bypass) return;
     for (int q : reg.quadrants) {
         const uint32_t ena = reg(q, LREG_ENA);
-        const uint32_t procs = reg.f.pro_en.get(ena), masks = reg.f.mask_en.get(ena);
+        const uint32_t procs = reg.f.LREG_ENA.PRO_EN.get(ena), masks = reg.f.LREG_ENA.MASK_EN.get(ena);
         if (procs != masks)
             reg.warn(q, LREG_ENA,
                      "processor enables " + to_hex(procs) + " differ from mask enables " + to_hex(masks) +
@@ -122,28 +120,28 @@ void decode_convolution(const LayerRegs& reg, LayerConfig& c) {
 
 // Input rows and columns with their padding, in either device's form.
 bool decode_counts(const LayerRegs& reg, LayerConfig& c) {
-    const LayerFields& f = reg.f;
+    const RegisterFields& f = reg.f;
     const int lq = c.lead_quadrant;
-    if (f.rcnt_pad_en.width != 0) {
+    if (f.LREG_RCNT.RCNT_PADEN.width != 0) {
         // Rows: the last window spans the pooling rows (PRCNT_MAX + 1, dilation
         // included) or one row; rows beyond it are never read. Columns: CCNT_DIFF
         // is the rest of the row from the last window's start (the row pitch).
-        const bool pooled = f.pool_en.is_set(reg(lq, LREG_LCTL));
-        const uint32_t row_window = pooled ? f.prcnt_max.get(reg(lq, LREG_PRCNT)) + 1 : 1;
+        const bool pooled = f.LREG_LCTL.POOL_EN.is_set(reg(lq, LREG_LCTL));
+        const uint32_t row_window = pooled ? f.LREG_PRCNT.PRCNT_MAX.get(reg(lq, LREG_PRCNT)) + 1 : 1;
         const uint32_t ccnt = reg(lq, LREG_CCNT);
-        decode_count_from_stop(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, f.rcnt_pad_en, row_window, c.programmed_rows,
+        decode_count_from_stop(reg(lq, LREG_RCNT), f.LREG_RCNT.RCNT_MAX, f.LREG_RCNT.RCNT_PAD, f.LREG_RCNT.RCNT_PADEN, row_window, c.programmed_rows,
                                c.pad_rows, c.in_rows);
-        decode_count_from_stop(ccnt, f.ccnt_max, f.ccnt_pad, f.ccnt_pad_en, std::max(1u, f.ccnt_diff.get(ccnt)),
+        decode_count_from_stop(ccnt, f.LREG_CCNT.CCNT_MAX, f.LREG_CCNT.CCNT_PAD, f.LREG_CCNT.CCNT_PADEN, std::max(1u, f.LREG_CCNT.CCNT_DIFF.get(ccnt)),
                                c.programmed_cols, c.pad_cols, c.in_cols);
-    } else if (!decode_count(reg(lq, LREG_RCNT), f.rcnt_max, f.rcnt_pad, c.programmed_rows, c.pad_rows, c.in_rows)) {
+    } else if (!decode_count(reg(lq, LREG_RCNT), f.LREG_RCNT.RCNT_MAX, f.LREG_RCNT.RCNT_PAD, c.programmed_rows, c.pad_rows, c.in_rows)) {
         reg.warn(lq, LREG_RCNT, "row count does not exceed twice the padding; layer skipped");
         return false;
-    } else if (!decode_count(reg(lq, LREG_CCNT), f.ccnt_max, f.ccnt_pad, c.programmed_cols, c.pad_cols, c.in_cols)) {
+    } else if (!decode_count(reg(lq, LREG_CCNT), f.LREG_CCNT.CCNT_MAX, f.LREG_CCNT.CCNT_PAD, c.programmed_cols, c.pad_cols, c.in_cols)) {
         reg.warn(lq, LREG_CCNT, "column count does not exceed twice the padding; layer skipped");
         return false;
     }
     for (int q : reg.quadrants) {
-        if (q == lq || f.pro_en.get(reg(q, LREG_ENA)) == 0) continue;
+        if (q == lq || f.LREG_ENA.PRO_EN.get(reg(q, LREG_ENA)) == 0) continue;
         if (reg(q, LREG_RCNT) != reg(lq, LREG_RCNT) || reg(q, LREG_CCNT) != reg(lq, LREG_CCNT))
             reg.warn(q, LREG_RCNT,
                      "row/column counts differ from quadrant " + std::to_string(lq) + "; using quadrant " +
@@ -154,17 +152,17 @@ bool decode_counts(const LayerRegs& reg, LayerConfig& c) {
 
 // Data formats, kernel shape (3x3, 1x1 or 1-D) and element-wise operands.
 bool decode_operation(const LayerRegs& reg, LayerConfig& c) {
-    const LayerFields& f = reg.f;
+    const RegisterFields& f = reg.f;
     const int lq = c.lead_quadrant;
     const uint32_t lctl = reg(lq, LREG_LCTL);
     const uint32_t oned = reg(lq, LREG_ONED);
-    c.chw_input = f.parallel.is_set(lctl);
-    c.wide_output = f.bigdwrt.is_set(lctl);
-    c.pool_enabled = f.pool_en.is_set(lctl);
-    c.pool_max = f.maxpl_en.is_set(lctl);
-    if (reg.ctl.poolrnd.is_set(reg.state.quadrant[lq].ctl)) c.pool_rounding = arith::AvgPoolRounding::Round;
-    c.conv1d = f.oned_en.is_set(oned);
-    const uint32_t klen = f.oned_width.get(oned);
+    c.chw_input = f.LREG_LCTL.PARALLEL.is_set(lctl);
+    c.wide_output = f.LREG_LCTL.BIGDWRT.is_set(lctl);
+    c.pool_enabled = f.LREG_LCTL.POOL_EN.is_set(lctl);
+    c.pool_max = f.LREG_LCTL.MAXPL_EN.is_set(lctl);
+    if (reg.REG_CTL.POOLRND.is_set(reg.state.quadrant[lq].ctl)) c.pool_rounding = arith::AvgPoolRounding::Round;
+    c.conv1d = f.LREG_ONED.ONED_EN.is_set(oned);
+    const uint32_t klen = f.LREG_ONED.ONED_WIDTH.get(oned);
     if (c.conv1d) {
         if (klen == 0) {
             reg.warn(lq, LREG_ONED, "1-D convolution with kernel length 0; layer skipped");
@@ -173,7 +171,7 @@ bool decode_operation(const LayerRegs& reg, LayerConfig& c) {
         c.kernel_rows = klen;
         c.kernel_cols = 1;
         c.kernel_slot_bytes = klen;
-        c.oned_start_byte = f.oned_sad.get(oned);
+        c.oned_start_byte = f.LREG_ONED.ONED_SAD.get(oned);
     } else if (klen == 1) {
         c.kernel_rows = c.kernel_cols = 1;
         c.kernel_slot_bytes = 1;
@@ -181,12 +179,12 @@ bool decode_operation(const LayerRegs& reg, LayerConfig& c) {
         c.kernel_rows = c.kernel_cols = 3;
         c.kernel_slot_bytes = 9;
     }
-    c.timeslots = f.tscnt_max.get(oned) + 1;
-    if (f.ewise_en.is_set(oned)) {
+    c.timeslots = f.LREG_ONED.TSCNT_MAX.get(oned) + 1;
+    if (f.LREG_ONED.EWISE_EN.is_set(oned)) {
         c.eltwise = true;
-        c.eltwise_op = eltwise_from_field(f.ewise_func.get(oned));
-        c.operands = f.ewise_cnt.get(oned) + 1;
-        c.pool_before_eltwise = f.prepool.is_set(oned);
+        c.eltwise_op = eltwise_from_field(f.LREG_ONED.EWISE_FUNC.get(oned));
+        c.operands = f.LREG_ONED.EWISE_CNT.get(oned) + 1;
+        c.pool_before_eltwise = f.LREG_ONED.PREPOOL.is_set(oned);
     }
     return true;
 }
@@ -194,19 +192,19 @@ bool decode_operation(const LayerRegs& reg, LayerConfig& c) {
 // Pooling window and stride (the stride register steps the pooling window),
 // transposed convolution's upsampling and the pooled size.
 bool decode_pooling(const LayerRegs& reg, LayerConfig& c) {
-    const LayerFields& f = reg.f;
+    const RegisterFields& f = reg.f;
     const int lq = c.lead_quadrant;
     if (c.pool_enabled) {
-        c.pool_rows = f.prcnt_max.get(reg(lq, LREG_PRCNT)) + 1;
-        c.pool_cols = c.conv1d ? 1 : f.pccnt_max.get(reg(lq, LREG_PCCNT)) + 1;
-        c.pool_row_step = f.prcnt_inc.get(reg(lq, LREG_PRCNT)) + 1;
-        c.pool_col_step = c.conv1d ? 1 : f.pccnt_inc.get(reg(lq, LREG_PCCNT)) + 1;
+        c.pool_rows = f.LREG_PRCNT.PRCNT_MAX.get(reg(lq, LREG_PRCNT)) + 1;
+        c.pool_cols = c.conv1d ? 1 : f.LREG_PCCNT.PCCNT_MAX.get(reg(lq, LREG_PCCNT)) + 1;
+        c.pool_row_step = f.LREG_PRCNT.PRCNT_INC.get(reg(lq, LREG_PRCNT)) + 1;
+        c.pool_col_step = c.conv1d ? 1 : f.LREG_PCCNT.PCCNT_INC.get(reg(lq, LREG_PCCNT)) + 1;
     }
-    c.pool_stride = f.stride.get(reg(lq, LREG_STRIDE)) + 1;
+    c.pool_stride = f.LREG_STRIDE.STRIDE.get(reg(lq, LREG_STRIDE)) + 1;
     const uint32_t col_stride = c.conv1d ? 1 : c.pool_stride;
     // Transposed convolution: the row/column counts describe the input after
     // zero insertion (fixed upsampling factor); memory holds the smaller image.
-    c.conv_transpose = f.deconv_en.is_set(reg(lq, LREG_POST));
+    c.conv_transpose = f.LREG_POST.DECONV_EN.is_set(reg(lq, LREG_POST));
     if (c.conv_transpose) {
         if (c.in_rows % kTransposeFactor != 0 || c.in_cols % kTransposeFactor != 0) {
             reg.warn(lq, LREG_RCNT, "transposed convolution needs even row and column counts; layer skipped");
@@ -227,36 +225,36 @@ bool decode_pooling(const LayerRegs& reg, LayerConfig& c) {
 // Post-processing: weight format, output shift, activation, flatten,
 // depth-wise, calcx4, input passes and the bias of every quadrant.
 void decode_post(const LayerRegs& reg, LayerConfig& c) {
-    const LayerFields& f = reg.f;
+    const RegisterFields& f = reg.f;
     const int lq = c.lead_quadrant;
     const uint32_t post = reg(lq, LREG_POST);
-    c.weight_format = weight_format_from_field(f.mask_size.get(post));
+    c.weight_format = weight_format_from_field(f.LREG_POST.MASK_SIZE.get(post));
     c.weight_bits = static_cast<uint32_t>(arith::weight_bits(c.weight_format));
-    c.binary_weights = c.weight_bits == 1 && reg.ctl.timeshft.is_set(reg.state.quadrant[lq].ctl);
+    c.binary_weights = c.weight_bits == 1 && reg.REG_CTL.TIMESHFT.is_set(reg.state.quadrant[lq].ctl);
     // SCALE_SHFT:SCALE_REG together are the sign-magnitude shift code arith decodes.
-    c.output_shift = arith::decode_output_shift(f.scale_shft.get(post) << f.scale_reg.width | f.scale_reg.get(post));
-    if (f.out_abs.is_set(post))
+    c.output_shift = arith::decode_output_shift(f.LREG_POST.SCALE_SHFT.get(post) << f.LREG_POST.SCALE_REG.width | f.LREG_POST.SCALE_REG.get(post));
+    if (f.LREG_POST.OUT_ABS.is_set(post))
         c.activation = arith::Activation::Abs;
-    else if (f.act_en.is_set(reg(lq, LREG_LCTL)))
+    else if (f.LREG_LCTL.ACT_EN.is_set(reg(lq, LREG_LCTL)))
         c.activation = arith::Activation::ReLU;
-    c.flatten = f.flatten_en.is_set(post);
-    c.depthwise = f.dw_en.is_set(post);
+    c.flatten = f.LREG_POST.FLATTEN_EN.is_set(post);
+    c.depthwise = f.LREG_POST.DW_EN.is_set(post);
     const uint32_t ctl = reg.state.quadrant[lq].ctl;
     const bool fed_by_fast_fifo =
-        reg.ctl.ffifo_en.is_set(ctl) &&
-        static_cast<int>(reg.fields.lcnt.first.get(reg.state.quadrant[lq].lcnt_max)) == c.layer;
-    c.quad_fanout = fed_by_fast_fifo && reg.ctl.qupac.is_set(ctl);
-    c.calcx4 = f.calcx4.is_set(post) && reg.cfg.kernel_mem.calcx4_block_stride > 0;
-    if (c.calcx4) c.calcx4_block = f.ochan_max.get(reg(lq, LREG_OCHAN)) + 1;
-    c.broadcast = f.broadcast.is_set(reg(lq, LREG_LCTL));
-    c.passes = f.inpchexp.get(reg(lq, LREG_LCTL2)) + 1;
+        reg.REG_CTL.FFIFO_EN.is_set(ctl) &&
+        static_cast<int>(reg.f.REG_LCNT_MAX.START.get(reg.state.quadrant[lq].lcnt_max)) == c.layer;
+    c.quad_fanout = fed_by_fast_fifo && reg.REG_CTL.QUPAC.is_set(ctl);
+    c.calcx4 = f.LREG_POST.CALCX4.is_set(post) && reg.cfg.kernel_mem.calcx4_block_stride > 0;
+    if (c.calcx4) c.calcx4_block = f.LREG_OCHAN.OCHAN_MAX.get(reg(lq, LREG_OCHAN)) + 1;
+    c.broadcast = f.LREG_LCTL.BROADCAST.is_set(reg(lq, LREG_LCTL));
+    c.passes = f.LREG_LCTL2.INPCHEXP.get(reg(lq, LREG_LCTL2)) + 1;
     // Flatten: XPMP_CNT holds the pass count's bits above INPCHEXP's.
-    if (c.flatten) c.passes += f.xpmp_cnt.get(post) << f.inpchexp.width;
+    if (c.flatten) c.passes += f.LREG_POST.XPMP_CNT.get(post) << f.LREG_LCTL2.INPCHEXP.width;
     // calcx4 reads four bias bytes at once: the pointer counts 32-bit words.
     const uint32_t bias_unit = c.calcx4 ? kCalcx4Outputs : 1;
     for (int q : reg.quadrants) {
         const uint32_t qpost = reg(q, LREG_POST);
-        if (f.bptr_en.is_set(qpost)) c.biases.push_back({q, f.bptr_sad.get(qpost) * bias_unit});
+        if (f.LREG_POST.BPTR_EN.is_set(qpost)) c.biases.push_back({q, f.LREG_POST.BPTR_SAD.get(qpost) * bias_unit});
     }
 }
 
@@ -265,14 +263,15 @@ void decode_post(const LayerRegs& reg, LayerConfig& c) {
 // pass may stop early when its upper channels are unused. calcx4 layers count
 // their kernels by OCHAN_MAX: four blocks of calcx4_block.
 bool decode_kernel_range(const LayerRegs& reg, LayerConfig& c) {
-    const LayerFields& f = reg.f;
+    const RegisterFields& f = reg.f;
     const int lq = c.lead_quadrant;
-    c.mask_start = f.mcnt_sad.get(reg(lq, f.mcnt_sad_kind));
-    c.mask_end = f.mcnt_max.get(reg(lq, f.mcnt_max_kind));
-    c.channel_positions = f.xpch_max.get(reg(lq, LREG_LCTL2)) / c.weight_bits + 1;
+    const KernelRangeFields range = kernel_range_fields(f);
+    c.mask_start = range.first.get(reg(lq, range.first_kind));
+    c.mask_end = range.last.get(reg(lq, range.last_kind));
+    c.channel_positions = f.LREG_LCTL2.XPCH_MAX.get(reg(lq, LREG_LCTL2)) / c.weight_bits + 1;
     if (!c.convolution) return true;
     if (c.mask_end < c.mask_start) {
-        reg.warn(lq, f.mcnt_max_kind, "mask end address below mask start; layer skipped");
+        reg.warn(lq, range.last_kind, "mask end address below mask start; layer skipped");
         return false;
     }
     uint32_t kernels = c.calcx4 ? kCalcx4Outputs * c.calcx4_block : (c.mask_end - c.mask_start) / c.weight_bits + 1;
@@ -285,7 +284,7 @@ bool decode_kernel_range(const LayerRegs& reg, LayerConfig& c) {
 // HWC pixel pitch: MP_STRIDE counts the words of one pool stride.
 void decode_pixel_pitch(const LayerRegs& reg, LayerConfig& c) {
     c.pixel_pitch = c.passes * c.operands;
-    const uint32_t mp_stride = reg.f.mp_stride.get(reg(c.lead_quadrant, LREG_STRIDE));
+    const uint32_t mp_stride = reg.f.LREG_STRIDE.MP_STRIDE.get(reg(c.lead_quadrant, LREG_STRIDE));
     // Flatten layers and 1x1 inputs read one pixel (the generator then counts the
     // passes before flattening); CHW reads four pixels a word.
     const bool one_pixel = c.flatten || (c.in_rows == 1 && c.in_cols == 1);
@@ -302,23 +301,23 @@ void decode_pixel_pitch(const LayerRegs& reg, LayerConfig& c) {
 
 // Read and write pointers; set bits above a pointer field point nowhere.
 void decode_pointers(const LayerRegs& reg, LayerConfig& c) {
-    const LayerFields& f = reg.f;
+    const RegisterFields& f = reg.f;
     const int lq = c.lead_quadrant;
-    for (const auto& [kind, field] : {std::pair<unsigned, RegField>{LREG_RPTR_BASE, f.rptr_base},
-                                      std::pair<unsigned, RegField>{LREG_WPTR_BASE, f.wptr_base}})
+    for (const auto& [kind, field] : {std::pair<unsigned, RegField>{LREG_RPTR_BASE, f.LREG_RPTR_BASE.RPTR_BASE},
+                                      std::pair<unsigned, RegField>{LREG_WPTR_BASE, f.LREG_WPTR_BASE.WPTR_BASE}})
         if (reg(lq, kind) & ~field.mask())
             reg.warn(lq, kind,
                      "pointer " + to_hex(reg(lq, kind)) + " has bits set above its " + std::to_string(field.width) +
                          "-bit field; the layer uses " + to_hex(field.get(reg(lq, kind))));
-    c.read_base = f.rptr_base.get(reg(lq, LREG_RPTR_BASE));
-    c.write_base = f.wptr_base.get(reg(lq, LREG_WPTR_BASE));
-    const uint32_t skip = f.wptr_inc.get(reg(lq, LREG_LCTL2));
+    c.read_base = f.LREG_RPTR_BASE.RPTR_BASE.get(reg(lq, LREG_RPTR_BASE));
+    c.write_base = f.LREG_WPTR_BASE.WPTR_BASE.get(reg(lq, LREG_WPTR_BASE));
+    const uint32_t skip = f.LREG_LCTL2.WPTR_INC.get(reg(lq, LREG_LCTL2));
     c.write_stride = (skip + 1) * (c.wide_output && c.convolution ? 4 : 1);
-    c.write_pass_offset = f.wptr_choff.get(reg(lq, LREG_WPTR_CHOFFS));
+    c.write_pass_offset = f.LREG_WPTR_CHOFFS.WPTR_CHOFF.get(reg(lq, LREG_WPTR_CHOFFS));
     c.write_group_offset =
-        c.convolution ? f.wptr_moff.get(reg(lq, LREG_WPTR_MOFFS)) : f.wptr_toff.get(reg(lq, LREG_WPTR_TOFFS));
+        c.convolution ? f.LREG_WPTR_MOFFS.WPTR_MOFF.get(reg(lq, LREG_WPTR_MOFFS)) : f.LREG_WPTR_TOFFS.WPTR_TOFF.get(reg(lq, LREG_WPTR_TOFFS));
     c.quadrant_write_base.assign(reg.cfg.quadrants, 0);
-    for (int q : reg.quadrants) c.quadrant_write_base[q] = f.wptr_base.get(reg(q, LREG_WPTR_BASE));
+    for (int q : reg.quadrants) c.quadrant_write_base[q] = f.LREG_WPTR_BASE.WPTR_BASE.get(reg(q, LREG_WPTR_BASE));
 }
 
 }  // namespace
@@ -327,7 +326,7 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
                                         const std::vector<int>& enabled_quadrants,
                                         std::vector<EngineWarning>& warnings) {
     const RegisterFields& fields = register_fields(state.cfg);
-    const LayerRegs reg{state, state.cfg, fields, fields.layer, fields.ctl, layer, enabled_quadrants, warnings};
+    const LayerRegs reg{state, state.cfg, fields, layer, enabled_quadrants, warnings};
     LayerConfig c;
     c.layer = layer;
     decode_processors(reg, c);

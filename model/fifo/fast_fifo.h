@@ -1,37 +1,30 @@
-// The RISC-V core's fast FIFO (generator option --fast-fifo): an APB register
-// block outside the accelerator (soc.fast_fifo) through which the RISC-V core
-// feeds input words. Each word enters the accelerator's input FIFO 0, or,
-// when the master quadrant's REG_CTL.QUPAC is set (--fast-fifo-quad), every
-// one of the four input FIFOs (quad fan-out). The accelerator drains them as
-// it does for the standard FIFOs, so a slow feeder stalls the CNN exactly as
-// FIFO_WR<i> pushes do (docs/fifo.md, docs/riscv.md).
+// The RISC-V core's fast FIFO (cnn.fast_fifo; generator option --fast-fifo):
+// an APB peripheral (configs peripherals FAST_FIFO), on the SoC's interconnect
+// but part of the CNN, through which the RISC-V core feeds input words. Each
+// word enters the accelerator's input FIFO 0, or, when the master quadrant's
+// REG_CTL.QUPAC is set (--fast-fifo-quad), every one of the four input FIFOs
+// (quad fan-out). The master is the one the sequencing rules name
+// (model/sequencing.h). The accelerator drains the FIFOs as it does for the
+// standard FIFOs, so a slow feeder stalls the CNN exactly as FIFO_WR<i>
+// pushes do (docs/fifo.md, docs/riscv.md).
 //
-// Registers (offsets from soc.fast_fifo.base):
-//   0x00 CR   control (stored; the generator writes the threshold, 10 << 4)
-//   0x04 SR   status: bit 0 empty, bit 1 full (firmware waits while bit 1 is set)
-//   0x08 IE   interrupt enables (stored; generated code writes 0)
-//   0x10 DATA push one word
-// A word pushed while a target FIFO is full is dropped and counted
-// (dropped_words(), run JSON dropped_words), with one warning per inference.
+// SR reads the live state of the FIFOs the next word goes to; the firmware
+// waits while SR.FULL is set. A word pushed while a target FIFO is full is
+// dropped and counted (dropped_words(), run JSON dropped_words), with one
+// warning per inference.
 #pragma once
 
 #include <cstdint>
 
 #include "model/accel_state.h"
 #include "model/fifo/fifo_block.h"
+#include "registers/soc.h"
 
 namespace ai8x {
 
-class FastFifo {
+class FastFifo : public Peripheral {
 public:
-    static constexpr uint32_t kControl = 0x00, kStatus = 0x04, kInterruptEnable = 0x08, kData = 0x10;
-    static constexpr uint32_t kStatusEmpty = 1u << 0, kStatusFull = 1u << 1;
-
-    FastFifo(AcceleratorState& state, InputFifoBlock& fifos);
-
-    // One APB access at `offset`; false for an offset the block does not decode.
-    bool read(uint32_t offset, uint32_t& value) const;
-    bool write(uint32_t offset, uint32_t value);
+    FastFifo(sc_core::sc_module_name name, AcceleratorState& state, InputFifoBlock& fifos);
 
     uint64_t dropped_words() const { return dropped_; }
     uint64_t pushed_words() const { return pushed_; }
@@ -39,12 +32,23 @@ public:
     uint32_t targets() const;
     void begin_inference() { warned_ = false; }
 
-private:
-    uint32_t status() const;
+    // Where a trace recorder finds the flow control: the SR word and its FULL bit.
+    uint64_t status_address() const { return base() + SR.offset(); }
+    uint32_t full_mask() const { return SR.FULL.mask(); }
 
+protected:
+    // Its words feed the stream controller, which drains them at its own time:
+    // a core running ahead must push and poll them at its own instant.
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
+
+private:
+    uint32_t read_status();
+    void write_data(uint32_t word);
+
+    regs::fast_fifo::SR SR{*this};
+    regs::fast_fifo::DATA DATA{*this};
     AcceleratorState& state_;
     InputFifoBlock& fifos_;
-    uint32_t control_ = 0, interrupt_enable_ = 0;
     uint64_t dropped_ = 0, pushed_ = 0;
     bool warned_ = false;
 };

@@ -11,9 +11,9 @@ InputFifoBlock::InputFifoBlock(sc_core::sc_module_name name, AcceleratorState& s
     : sc_module(name),
       state_(state),
       fifos_(state.cfg.fifo_count, state.cfg.fifo_depth),
-      enable_(register_fields(state.cfg).fifo.enable),
-      cpl_(register_fields(state.cfg).fifo.cpl),
-      full_(register_fields(state.cfg).fifo.full),
+      enable_(register_fields(state.cfg).FIFO_CTL.FIFO_ENA),
+      cpl_(register_fields(state.cfg).FIFO_CTL.FIFO_CPL),
+      full_(register_fields(state.cfg).FIFO_STAT.FULL),
       disabled_writes_(this->name()) {
     const DeviceConfig& cfg = state.cfg;
     bank_ = std::make_unique<RegisterBank>(std::string(this->name()) + ".regs", cfg.fifo_regs.base);

@@ -18,7 +18,7 @@ KernelMemoryPort::KernelMemoryPort(std::string name, const DeviceConfig& cfg, ui
     : MemoryPort(std::move(name), cfg.kernel_mem, q, base),
       instances_(std::move(instances)),
       ctl_(ctl),
-      mexpress_(register_fields(cfg).ctl.mexpress) {}
+      mexpress_(register_fields(cfg).REG_CTL.MEXPRESS) {}
 
 KernelWord& KernelMemoryPort::word_at(uint32_t instance, uint32_t word) { return instances_[instance]->words[word]; }
 

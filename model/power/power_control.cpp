@@ -50,10 +50,15 @@ AccessScope access_scope_of(const std::string& window_name) {
     return s;
 }
 
-PowerControl::PowerControl(std::string owner_name, AcceleratorState& state)
-    : owner_(std::move(owner_name)),
+PowerControl::PowerControl(sc_core::sc_module_name name, AcceleratorState& state)
+    : sc_module(name),
+      power_enable("power_enable", [this](uint32_t m) { set_power_enable(m); }),
+      memory_enable("memory_enable", [this](uint32_t m) { set_memory_enable(m); }),
+      isolation("isolation", [this](uint32_t m) { set_isolation(m); }),
+      domain_reset("domain_reset", [this](uint32_t m) { set_domain_reset(m); }),
+      cnn_clock_running("cnn_clock_running", [this](bool running) { set_peripheral_clock(running); }),
       state_(state),
-      fields_(register_fields(state.cfg).power),
+      fields_(register_fields(state.cfg)),
       all_((1u << state.cfg.quadrants) - 1),
       power_(all_),
       ram_(all_),
@@ -97,7 +102,7 @@ void PowerControl::set_memory_enable(uint32_t mask) {
 
 void PowerControl::set_isolation(uint32_t mask) {
     iso_ = mask & all_;
-    spdlog::debug("{}: quadrant isolation 0x{:x}", owner_, iso_);
+    spdlog::debug("{}: quadrant isolation 0x{:x}", name(), iso_);
 }
 
 void PowerControl::set_domain_reset(uint32_t mask) {
@@ -110,28 +115,29 @@ void PowerControl::set_domain_reset(uint32_t mask) {
 void PowerControl::set_peripheral_clock(bool running) {
     if (running == clock_) return;
     clock_ = running;
-    spdlog::debug("{}: CNN peripheral clock {}", owner_, running ? "running" : "gated");
+    spdlog::debug("{}: CNN peripheral clock {}", name(), running ? "running" : "gated");
     if (on_clock_change) on_clock_change();
 }
 
 void PowerControl::reset_registers(uint32_t q, const char* why) {
     state_.quadrant[q].clear();
     ++register_resets_[q];
-    spdlog::debug("{}: {} registers to their reset values: {}", owner_, state_.names.quadrant[q], why);
+    spdlog::debug("{}: {} registers to their reset values: {}", name(), state_.names.quadrant[q], why);
     if (on_registers_reset) on_registers_reset(q);
 }
 
 void PowerControl::lose(uint32_t q, MemoryKind kind, const char* why) {
     lose_quadrant_memory(state_, q, kind);
-    spdlog::debug("{}: {} memory kind {} contents lost: {}", owner_, state_.names.quadrant[q], unsigned(kind), why);
+    spdlog::debug("{}: {} memory kind {} contents lost: {}", name(), state_.names.quadrant[q], unsigned(kind), why);
 }
 
 void PowerControl::after_sram_write(uint32_t q, uint32_t old_value) {
     const uint32_t now = state_.quadrant[q].sram;
-    if (power_fields::sram_power_down(fields_, now) && !power_fields::sram_power_down(fields_, old_value)) {
+    const RegField pd = fields_.REG_SRAM.PD;
+    if (pd.is_set(now) && !pd.is_set(old_value)) {
         if (before_memory_loss) before_memory_loss();
         for (MemoryKind k : kAllMemories) lose(q, k, "REG_SRAM.PD");
-        spdlog::info("{}: {} memories powered down (REG_SRAM.PD); their contents are lost", owner_,
+        spdlog::info("{}: {} memories powered down (REG_SRAM.PD); their contents are lost", name(),
                      state_.names.quadrant[q]);
     }
 }
@@ -139,13 +145,12 @@ void PowerControl::after_sram_write(uint32_t q, uint32_t old_value) {
 void PowerControl::after_aon_ctl_write(uint32_t old_value) {
     bool lost = false;
     for (uint32_t q = 0; q < state_.cfg.quadrants; ++q) {
-        if (!power_fields::aon_kernel_power_down(fields_, state_.aon_ctl, q) ||
-            power_fields::aon_kernel_power_down(fields_, old_value, q))
-            continue;
+        const RegField down = fields_.AON_CTL.PWR_DOWN;
+        if (!down.bit(state_.aon_ctl, q) || down.bit(old_value, q)) continue;
         if (!lost && before_memory_loss) before_memory_loss();
         lost = true;
         lose(q, MemoryKind::Kernel, "AON_CTL.PWR_DOWN");
-        spdlog::info("{}: {} kernel memories powered down (AON_CTL.PWR_DOWN); their contents are lost", owner_,
+        spdlog::info("{}: {} kernel memories powered down (AON_CTL.PWR_DOWN); their contents are lost", name(),
                      state_.names.quadrant[q]);
     }
 }
@@ -154,13 +159,13 @@ bool PowerControl::memory_asleep(uint32_t q, CnnBlock block, std::string& why) c
     MemoryKind k;
     if (!memory_kind_of(block, k)) return false;
     const uint32_t sram = state_.quadrant[q].sram;
-    if (power_fields::sram_power_down(fields_, sram))
+    if (fields_.REG_SRAM.PD.is_set(sram))
         why = "memories are powered down (REG_SRAM.PD)";
-    else if (power_fields::sram_deep_sleep(fields_, sram))
+    else if (fields_.REG_SRAM.DS.is_set(sram))
         why = "memories are in deep sleep (REG_SRAM.DS)";
-    else if (power_fields::sram_light_sleep(fields_, sram, k))
+    else if (power_fields::light_sleep(fields_, k).is_set(sram))
         why = "memory is in light sleep (REG_SRAM.LS*)";
-    else if (k == MemoryKind::Kernel && power_fields::aon_kernel_power_down(fields_, state_.aon_ctl, q))
+    else if (k == MemoryKind::Kernel && fields_.AON_CTL.PWR_DOWN.bit(state_.aon_ctl, q))
         why = "kernel memories are powered down (AON_CTL.PWR_DOWN)";
     else
         return false;
@@ -207,7 +212,7 @@ std::string PowerControl::missing_clock(uint32_t running) const {
     auto add = [&why](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
     if (!clock_) add("the CNN peripheral clock is gated (GCR PCLKDIS0.CNN)");
     for (uint32_t q = 0; q < state_.cfg.quadrants; ++q)
-        if ((running >> q & 1) && !power_fields::ctl_clock_enabled(fields_, state_.quadrant[q].ctl))
+        if ((running >> q & 1) && !fields_.REG_CTL.CLK_EN.is_set(state_.quadrant[q].ctl))
             add(state_.names.quadrant[q] + " clock is off (REG_CTL.CLK_EN)");
     return why;
 }

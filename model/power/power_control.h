@@ -17,12 +17,14 @@
 #include <string>
 #include <vector>
 
+#include <systemc>
 #include <tlm>
 
 #include "model/accel_state.h"
 #include "model/power/power_fields.h"
 #include "model/registers/register_fields.h"
 #include "tlm/repeated_warnings.h"
+#include "tlm/wire.h"
 
 namespace ai8x {
 
@@ -35,11 +37,20 @@ struct AccessScope {
 // The scope of a window named by the module tree ("cnn.q2.kernel", "cnn.q0.regs").
 AccessScope access_scope_of(const std::string& window_name);
 
-class PowerControl {
+class PowerControl : public sc_core::sc_module {
 public:
-    PowerControl(std::string owner_name, AcceleratorState& state);
+    // --- SoC side, as the board wires it (the GCFR and GCR outputs; bit q = quadrant q).
+    WireIn<uint32_t> power_enable;   // GCFR REG0.PWR_EN
+    WireIn<uint32_t> memory_enable;  // GCFR REG1.RAM_EN
+    WireIn<uint32_t> isolation;      // GCFR REG2.ISO
+    WireIn<uint32_t> domain_reset;   // GCFR REG3.RST
+    WireIn<bool> cnn_clock_running;  // GCR PCLKDIS0.CNN clear: the CNN's clock runs
 
-    // --- SoC side: GCFR registers (bit q = quadrant q) and the peripheral clock gate.
+    PowerControl(sc_core::sc_module_name name, AcceleratorState& state);
+
+    const char* kind() const override { return "ai8x_power_control"; }
+
+    // The same inputs as calls (an accelerator without a SoC; unit tests).
     void set_power_enable(uint32_t mask);   // GCFR REG0 PWR_EN
     void set_memory_enable(uint32_t mask);  // GCFR REG1 RAM_EN ("mask memory" in the generated code)
     void set_isolation(uint32_t mask);      // GCFR REG2 ISO
@@ -79,10 +90,9 @@ private:
     bool memory_asleep(uint32_t q, CnnBlock block, std::string& why) const;
     void warn_access(uint32_t q, const std::string& why, tlm::tlm_generic_payload& trans);
 
-    std::string owner_;
     AcceleratorState& state_;
-    const PowerFields& fields_;  // resolved once from the device description
-    uint32_t all_;               // one bit per quadrant
+    const RegisterFields& fields_;  // bound once to the device description
+    uint32_t all_;                  // one bit per quadrant
     uint32_t power_, ram_, iso_ = 0, reset_ = 0;
     bool clock_ = true;
     std::vector<uint64_t> register_resets_;

@@ -1,6 +1,6 @@
 // The register fields the power, reset and memory-test model reads or writes,
-// as small named helpers over the fields resolved from the device description
-// (model/registers/register_fields.h, PowerFields): no bit position here.
+// by memory kind (the generated fields are named per bit: REG_SRAM.LSDRAM ..
+// LSBRAM, REG_SRAM_TEST.BIST_DATA_EX .. BIST_BIAS_EX). No bit position here.
 #pragma once
 
 #include <cstdint>
@@ -12,23 +12,28 @@ namespace ai8x::power_fields {
 // The memory kinds of a quadrant, in the order of their REG_SRAM light-sleep
 // bits and REG_SRAM_TEST start/status bits.
 enum class MemoryKind : unsigned { Data = 0, Kernel = 1, Tram = 2, Bias = 3 };
-constexpr unsigned kMemoryKinds = PowerFields::kMemoryKinds;
+constexpr unsigned kMemoryKinds = 4;
 
-// REG_CTL.CLK_EN: the quadrant's clock runs.
-inline bool ctl_clock_enabled(const PowerFields& f, uint32_t ctl) { return f.clk_en.is_set(ctl); }
-
-// REG_SRAM.PD: the quadrant's memories are powered down.
-inline bool sram_power_down(const PowerFields& f, uint32_t sram) { return f.power_down.is_set(sram); }
-// REG_SRAM.DS: the quadrant's memories are in deep sleep.
-inline bool sram_deep_sleep(const PowerFields& f, uint32_t sram) { return f.deep_sleep.is_set(sram); }
 // REG_SRAM.LSDRAM/LSMRAM/LSTRAM/LSBRAM: one memory kind is in light sleep.
-inline bool sram_light_sleep(const PowerFields& f, uint32_t sram, MemoryKind k) {
-    return f.light_sleep[unsigned(k)].is_set(sram);
+inline RegField light_sleep(const RegisterFields& f, MemoryKind k) {
+    switch (k) {
+        case MemoryKind::Data: return f.REG_SRAM.LSDRAM;
+        case MemoryKind::Kernel: return f.REG_SRAM.LSMRAM;
+        case MemoryKind::Tram: return f.REG_SRAM.LSTRAM;
+        case MemoryKind::Bias: return f.REG_SRAM.LSBRAM;
+    }
+    return RegField{};
 }
 
-// AON_CTL.PWR_DOWN[q]: the kernel memories (MRAM) of quadrant q are powered down.
-inline bool aon_kernel_power_down(const PowerFields& f, uint32_t aon_ctl, uint32_t q) {
-    return f.kernel_power_down.bit(aon_ctl, q);
+// REG_SRAM_TEST.BIST_DATA_EX/BIST_MASK_EX/BIST_TRAM_EX/BIST_BIAS_EX: start the test of one memory kind.
+inline RegField bist_start(const RegisterFields& f, MemoryKind k) {
+    switch (k) {
+        case MemoryKind::Data: return f.REG_SRAM_TEST.BIST_DATA_EX;
+        case MemoryKind::Kernel: return f.REG_SRAM_TEST.BIST_MASK_EX;
+        case MemoryKind::Tram: return f.REG_SRAM_TEST.BIST_TRAM_EX;
+        case MemoryKind::Bias: return f.REG_SRAM_TEST.BIST_BIAS_EX;
+    }
+    return RegField{};
 }
 
 }  // namespace ai8x::power_fields

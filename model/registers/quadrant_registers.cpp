@@ -19,26 +19,14 @@ uint32_t* global_cell(QuadrantRegisters& regs, const std::string& name) {
     return nullptr;
 }
 
-constexpr const char* kKindNames[kLayerRegisterKinds] = {
-    "LREG_RCNT",      "LREG_CCNT",      "LREG_ONED",       "LREG_PRCNT",      "LREG_PCCNT",
-    "LREG_STRIDE",    "LREG_WPTR_BASE", "LREG_WPTR_TOFFS", "LREG_WPTR_MOFFS", "LREG_WPTR_CHOFFS",
-    "LREG_RPTR_BASE", "LREG_LCTL",      "LREG_MCNT",       "LREG_TPTR",       "LREG_ENA",
-    "LREG_POST",      "LREG_STREAM1",   "LREG_STREAM2",    "LREG_FMAX",       nullptr,
-    "LREG_LCTL2",     "LREG_NXTLYR",    "LREG_MCNT1",      "LREG_MCNT2",      "LREG_OCHAN",
-};
-
 // Storage index of the per-layer kind called `name`; kLayerRegisterKinds for none.
 unsigned kind_of(const std::string& name) {
     for (unsigned k = 0; k < kLayerRegisterKinds; ++k)
-        if (kKindNames[k] && name == kKindNames[k]) return k;
+        if (const char* n = layer_register_kind_name(k); n && name == n) return k;
     return kLayerRegisterKinds;
 }
 
 }  // namespace
-
-const char* layer_register_kind_name(unsigned kind) {
-    return kind < kLayerRegisterKinds && kKindNames[kind] ? kKindNames[kind] : nullptr;
-}
 
 std::string layer_register_name(const DeviceConfig&, unsigned kind) {
     const char* name = layer_register_kind_name(kind);

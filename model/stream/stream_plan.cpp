@@ -170,11 +170,11 @@ bool plan_master(const AcceleratorState& state, const SequencePlan& seq, StreamP
     p.streaming = seq.streaming;
     // The fast FIFO feeds FIFO 0, or all four with QUPAC (model/fifo/fast_fifo.h);
     // FIFO_CTL's enables are for the standard FIFOs.
-    if (f.ctl.ffifo_en.is_set(mq.ctl))
-        p.fifo_enables = f.ctl.qupac.is_set(mq.ctl) ? (1u << state.cfg.fifo_count) - 1 : 1u;
+    if (f.REG_CTL.FFIFO_EN.is_set(mq.ctl))
+        p.fifo_enables = f.REG_CTL.QUPAC.is_set(mq.ctl) ? (1u << state.cfg.fifo_count) - 1 : 1u;
     else
-        p.fifo_enables = f.fifo.enable.get(state.fifo_ctl);
-    p.frame_words = f.ifrm.get(mq.ifrm);
+        p.fifo_enables = f.FIFO_CTL.FIFO_ENA.get(state.fifo_ctl);
+    p.frame_words = f.REG_IFRM.IFRM.get(mq.ifrm);
     return seq.layer_range_valid;
 }
 
@@ -185,7 +185,7 @@ void plan_fifo_input(const AcceleratorState& state, StreamPlan& p, std::vector<E
     if (p.fifo_mode) {
         if (std::optional<LayerConfig> c0 = decode_layer(state, l0, p.quadrants, decode_warnings)) {
             p.chw = c0->chw_input;
-            p.layer0_start = f.layer.stream_start.get(state.quadrant[c0->lead_quadrant].lreg[LREG_STREAM1][l0]);
+            p.layer0_start = f.LREG_STREAM1.STREAM_START.get(state.quadrant[c0->lead_quadrant].lreg[LREG_STREAM1][l0]);
             const uint64_t pixels = uint64_t{c0->in_rows} * c0->in_cols;
             const uint64_t expect = c0->chw_input ? (pixels + 3) / 4 : pixels;
             if (p.frame_words == 0)
@@ -197,7 +197,7 @@ void plan_fifo_input(const AcceleratorState& state, StreamPlan& p, std::vector<E
         }
         if (p.fifo_enables == 0) plan_warning(p, p.master, l0, "FIFO_CTL", "FIFO mode without any enabled FIFO");
     }
-    if (p.streaming && p.fifo_mode && !f.ctl.lilbuf.is_set(state.quadrant[p.master].ctl))
+    if (p.streaming && p.fifo_mode && !f.REG_CTL.LILBUF.is_set(state.quadrant[p.master].ctl))
         plan_warning(p, p.master, l0, "REG_CTL",
                      "streaming with FIFOs but LILBUF clear; generated firmware always sets it");
 }
@@ -206,26 +206,26 @@ void plan_fifo_input(const AcceleratorState& state, StreamPlan& p, std::vector<E
 // configuration; other enabled quadrants must agree.
 StreamLayer chain_layer(const AcceleratorState& state, StreamPlan& p, const LayerConfig& c) {
     const DeviceConfig& cfg = state.cfg;
-    const LayerFields& f = register_fields(cfg).layer;
+    const RegisterFields& f = register_fields(cfg);
     const int q = c.lead_quadrant, l = c.layer;
     auto lreg = [&](int quadrant, unsigned kind) { return state.quadrant[quadrant].lreg[kind][l]; };
     StreamLayer s;
     const uint32_t s1 = lreg(q, LREG_STREAM1), s2 = lreg(q, LREG_STREAM2), tp = lreg(q, LREG_TPTR);
-    s.start = f.stream_start.get(s1);
-    s.fifo_go = f.fifo_go.is_set(s1);
-    s.invol = f.invol.get(s2);
-    s.delta1 = f.delta1.get(s2);
-    s.delta2 = f.delta2.get(s2);
-    s.fmax = f.fbuf_max.get(lreg(q, LREG_FMAX));
-    s.tptr_max = f.tptr_max.get(tp);
-    s.tptr_sad = f.tptr_sad.get(tp);
+    s.start = f.LREG_STREAM1.STREAM_START.get(s1);
+    s.fifo_go = f.LREG_STREAM1.FIFO_GO.is_set(s1);
+    s.invol = f.LREG_STREAM2.INVOL.get(s2);
+    s.delta1 = f.LREG_STREAM2.DELTA1.get(s2);
+    s.delta2 = f.LREG_STREAM2.DELTA2.get(s2);
+    s.fmax = f.LREG_FMAX.FBUF_MAX.get(lreg(q, LREG_FMAX));
+    s.tptr_max = f.LREG_TPTR.TPTR_MAX.get(tp);
+    s.tptr_sad = f.LREG_TPTR.TPTR_SAD.get(tp);
     s.scan_rows = c.pooled_rows + 2 * c.pad_rows;
     s.scan_cols = c.pooled_cols + 2 * c.pad_cols;
     s.out_rows = s.scan_rows >= c.kernel_rows ? s.scan_rows - c.kernel_rows + 1 : 0;
     s.out_cols = s.scan_cols >= c.kernel_cols ? s.scan_cols - c.kernel_cols + 1 : 0;
     s.ring_offset = c.read_base & ((1u << word_bits(cfg)) - 1);
     for (int oq : p.quadrants) {
-        if (oq == q || f.pro_en.get(lreg(oq, LREG_ENA)) == 0) continue;
+        if (oq == q || f.LREG_ENA.PRO_EN.get(lreg(oq, LREG_ENA)) == 0) continue;
         for (unsigned kind :
              {unsigned(LREG_STREAM1), unsigned(LREG_STREAM2), unsigned(LREG_FMAX), unsigned(LREG_RPTR_BASE)})
             if (lreg(oq, kind) != lreg(q, kind))
@@ -264,10 +264,10 @@ int build_chain(const AcceleratorState& state, const SequencePlan& seq, StreamPl
 
 // Rollover values after the chain mean the registers intended a longer or gapped chain.
 void check_after_chain(const AcceleratorState& state, StreamPlan& p, int after) {
-    const LayerFields& f = register_fields(state.cfg).layer;
+    const RegisterFields& f = register_fields(state.cfg);
     for (int k = after + (p.streaming ? 1 : 0); k <= p.last_layer; ++k)
         for (int q : p.quadrants)
-            if (f.fbuf_max.get(state.quadrant[q].lreg[LREG_FMAX][k]) != 0) {
+            if (f.LREG_FMAX.FBUF_MAX.get(state.quadrant[q].lreg[LREG_FMAX][k]) != 0) {
                 plan_warning(p, q, k, "LREG_FMAX",
                              p.streaming ? "rollover set on a layer after the streaming chain ended; ignored"
                                          : "rollover set while REG_CTL streaming bit is clear; ignored");

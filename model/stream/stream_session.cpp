@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "model/registers/register_fields.h"
 #include "model/stream/ring_shadow.h"
 
 namespace ai8x {
@@ -54,14 +55,14 @@ EngineResult StreamSession::finish(bool capture_layers) {
     engine.set_capture_target(capture_layers ? &result.outputs : nullptr);
     const DeviceConfig& cfg = state_.cfg;
     const uint32_t ipq = cfg.data_sram.instances_per_quadrant;
-    const unsigned word_bits = cfg.data_sram.pointer_shift();
-    const uint32_t low = (1u << word_bits) - 1;
+    const RegField rptr_base = register_fields(cfg).LREG_RPTR_BASE.RPTR_BASE;
 
     const auto frame_instance_words = [&](auto&& put) {
         // FIFO i feeds instance 0 of quadrant i at layer 0's read pointer of that quadrant.
         for (unsigned i = 0; i < frame_.size() && i < cfg.quadrants; ++i) {
             if (!(plan_.fifo_enables >> i & 1)) continue;
-            const uint32_t rptr = state_.quadrant[i].lreg[LREG_RPTR_BASE][plan_.first_layer] & low;
+            const uint32_t rptr =
+                cfg.data_sram.pointer_word(rptr_base.get(state_.quadrant[i].lreg[LREG_RPTR_BASE][plan_.first_layer]));
             for (uint64_t k = 0; k < frame_[i].size(); ++k) put(i * ipq, rptr, k, frame_[i][k]);
         }
     };
@@ -96,8 +97,8 @@ EngineResult StreamSession::finish(bool capture_layers) {
             if (input) source = std::make_unique<RingSource>(*input, progress[k], s.ring_offset, s.fmax, before);
             std::unique_ptr<RingShadow> output;
             if (k + 1 < plan_.chain.size())
-                output = std::make_unique<RingShadow>(state_, s.cfg.write_base & low, plan_.chain[k + 1].fmax,
-                                                      s.cfg.write_stride);
+                output = std::make_unique<RingShadow>(state_, cfg.data_sram.pointer_word(s.cfg.write_base),
+                                                      plan_.chain[k + 1].fmax, s.cfg.write_stride);
             LayerHooks hooks{source.get(), output.get()};
             LayerStats stats = engine.run_layer(s.layer(), result.warnings, hooks);
             stats.streaming = true;

@@ -9,7 +9,7 @@ namespace ai8x {
 bool pipeline_enabled(const AcceleratorState& state, int master_quadrant) {
     if (!state.cfg.timing.pipeline.present) return false;
     if (master_quadrant < 0 || master_quadrant >= int(state.quadrant.size())) return false;
-    const RegField dis = register_fields(state.cfg).ctl.pipeline_dis;
+    const RegField dis = register_fields(state.cfg).REG_CTL.PIPELINE_DIS;
     if (dis.width == 0) return false;  // no PIPELINE_DIS field: nothing to enable
     return !dis.is_set(state.quadrant[size_t(master_quadrant)].ctl);
 }

@@ -35,7 +35,7 @@ LayerCycles LayerCycles::scaled(int64_t n) const {
 
 uint32_t layer_timeslots(const AcceleratorState& state, const LayerConfig& layer) {
     if (layer.lead_quadrant < 0) return 1;
-    const RegField tscnt_max = register_fields(state.cfg).layer.tscnt_max;
+    const RegField tscnt_max = register_fields(state.cfg).LREG_ONED.TSCNT_MAX;
     return tscnt_max.get(state.quadrant[layer.lead_quadrant].lreg[LREG_ONED][layer.layer]) + 1;
 }
 

@@ -28,7 +28,7 @@ struct Board : sc_core::sc_module {
     Platform platform;
     Board(sc_core::sc_module_name name, bool soc_reset) : sc_module(name), init("init"), platform(max78000()) {
         platform.bind_initiator(init, "test");
-        if (soc_reset) platform.accelerator().power().assume_soc_reset();
+        if (soc_reset) platform.assume_soc_reset();
     }
     tlm::tlm_response_status write(uint64_t a, uint32_t v) {
         return test::blocking_access(init, tlm::TLM_WRITE_COMMAND, a, v, 4);

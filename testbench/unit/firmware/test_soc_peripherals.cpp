@@ -5,6 +5,7 @@
 
 #include "firmware/host/soc_peripherals.h"
 #include "firmware/host/system_control_space.h"
+#include "tlm/wire.h"
 
 using namespace ai8x;
 
@@ -35,31 +36,50 @@ struct Master : sc_core::sc_module {
 
 DeviceConfig config() { return load_device_config(default_device_config_path()); }
 
+// Every value a wire takes, as the module reading it sees them.
+template <class T>
+struct Probe : sc_core::sc_module {
+    WireIn<T> in{"in", [this](const T& v) { seen.push_back(v); }};
+    std::vector<T> seen;
+    explicit Probe(sc_core::sc_module_name n) : sc_module(n) {}
+};
+
+// Binds `out` through a wire to a probe.
+template <class T>
+Probe<T>& probe(WireSet& wires, WireOut<T>& out, const char* name) {
+    static std::vector<std::unique_ptr<Probe<T>>> probes;
+    probes.push_back(std::make_unique<Probe<T>>((std::string(name) + "_probe").c_str()));
+    probes.back()->in.bind(wires.connect(out, name));
+    return *probes.back();
+}
+
 }  // namespace
 
 TEST_CASE("GCR.PCLKDIV selects the CNN clock source and divider", "[periph][clock]") {
     DeviceConfig cfg = config();
-    SocPeripherals p("periph", cfg);
+    SocPeripherals p("soc", cfg);
     Master m("m");
     m.socket.bind(p.socket);
-    std::vector<double> seen;
-    p.on_cnn_clock = [&](double hz) { seen.push_back(hz); };
+    WireSet wires;
+    const std::vector<double>& seen = probe(wires, p.gcr().cnn_clock_hz, "cnn_clock").seen;
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);  // elaboration: the probe joins its wire
 
     const uint64_t pclkdiv = 0x40000018;
-    m.write(pclkdiv, 4u << 14);                 // PCLK, divide by 1
+    m.write(pclkdiv, 4u << 14);                 // PCLK, divide by 1: the clock it had
     m.write(pclkdiv, (1u << 17) | (4u << 14));  // IPO, divide by 1
     m.write(pclkdiv, (1u << 17) | (2u << 14));  // IPO, divide by 8
     m.write(pclkdiv, 0);                        // PCLK, divide by 2
+    m.write(pclkdiv, 3u << 17);                 // code 3: the PLL's, which the MAX78000 has not: IPO
     REQUIRE(seen.size() == 4);
-    CHECK(seen[0] == Approx(cfg.clocks.pclk_hz));
-    CHECK(seen[1] == Approx(cfg.clocks.ipo_hz));
-    CHECK(seen[2] == Approx(cfg.clocks.ipo_hz / 8));
-    CHECK(seen[3] == Approx(cfg.clocks.pclk_hz / 2));
+    CHECK(seen[0] == Approx(cfg.clocks.ipo_hz));
+    CHECK(seen[1] == Approx(cfg.clocks.ipo_hz / 8));
+    CHECK(seen[2] == Approx(cfg.clocks.pclk_hz / 2));
+    CHECK(seen[3] == Approx(cfg.clocks.ipo_hz / 2));
 }
 
 TEST_CASE("GPIO set and clear aliases act on the output register", "[periph][gpio]") {
     DeviceConfig cfg = config();
-    SocPeripherals p("periph", cfg);
+    SocPeripherals p("soc", cfg);
     Master m("m");
     m.socket.bind(p.socket);
     const uint64_t gpio2 = 0x40080400;
@@ -71,17 +91,17 @@ TEST_CASE("GPIO set and clear aliases act on the output register", "[periph][gpi
 
 TEST_CASE("unknown peripheral addresses and the simulation-control ID", "[periph]") {
     DeviceConfig cfg = config();
-    SocPeripherals p("periph", cfg);
+    SocPeripherals p("soc", cfg);
     Master m("m");
     m.socket.bind(p.socket);
     uint32_t v = 0;
     CHECK(m.access(tlm::TLM_READ_COMMAND, 0x40000014, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // GCR hole
     CHECK(m.access(tlm::TLM_READ_COMMAND, 0x4E000000, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    CHECK(m.read(SimControl::kBase + 0x20) == 0x53494D43);
+    CHECK(m.read(p.sim_control().base() + 0x20) == 0x53494D43);
     std::string out;
     p.sim_control().on_console = [&](char c) { out += c; };
-    m.write(SimControl::kBase, 'h');
-    m.write(SimControl::kBase, 'i');
+    m.write(p.sim_control().base(), 'h');
+    m.write(p.sim_control().base(), 'i');
     CHECK(out == "hi");
 }
 
@@ -127,36 +147,41 @@ TEST_CASE("SCB SCR keeps the sleep bits and AIRCR the priority grouping behind i
 TEST_CASE("dual-core start-up: the RISC-V core is released at the FCR boot address when its clock runs",
           "[periph][riscv]") {
     DeviceConfig cfg = config();
-    SocPeripherals p("periph", cfg);
+    SocPeripherals p("soc", cfg);
     Master m("m");
     m.socket.bind(p.socket);
-    std::vector<uint32_t> released;
-    p.on_riscv_release = [&](uint32_t boot) { released.push_back(boot); };
-    const uint64_t pclkdis1 = 0x40000048;
-    const uint32_t cpu1 = 1u << cfg.soc.riscv_clock_bit;
+    WireSet wires;
+    const std::vector<bool>& clock = probe(wires, p.gcr().riscv_clock_running, "riscv_clock").seen;
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    const uint64_t pclkdis1 = 0x40000048, fcr = p.find("FCR")->base();
+    const uint32_t cpu1 = 1u << 31;  // PCLKDIS1.CPU1 (MSDK MXC_SYS_PERIPH_CLOCK_CPU1 - 32)
 
-    m.write(cfg.soc.fcr.base + 0x10, 0x10004100);  // URVBOOTADDR
-    m.write(pclkdis1, 0xFFFFFFFF & ~(1u << 9));    // semaphore clock only: the core stays in reset
-    CHECK(released.empty());
+    m.write(fcr + 0x10, 0x10004100);             // URVBOOTADDR
+    m.write(pclkdis1, 0xFFFFFFFF & ~(1u << 9));  // semaphore clock only: the core stays in reset
+    CHECK(clock.empty());
     m.write(pclkdis1, m.read(pclkdis1) & ~cpu1);  // MXC_SYS_ClockEnable(MXC_SYS_PERIPH_CLOCK_CPU1)
-    REQUIRE(released.size() == 1);
-    CHECK(released[0] == 0x10004100);
+    REQUIRE(clock == std::vector<bool>{true});
+    CHECK(p.fcr().boot_address() == 0x10004100);
 }
 
 TEST_CASE("SEMA: IRQ0 with EN and CM4_IRQ interrupts the Arm, and semaphores are test-and-set", "[periph][riscv]") {
     DeviceConfig cfg = config();
-    SocPeripherals p("periph", cfg);
+    SocPeripherals p("soc", cfg);
     Master m("m");
     m.socket.bind(p.socket);
-    std::vector<bool> levels;
-    p.on_arm_irq_from_riscv = [&](bool level) { levels.push_back(level); };
-    const uint64_t irq0 = cfg.soc.sema.base + 0x40;
+    WireSet wires;
+    Peripheral& sema = *p.find("SEMA");
+    REQUIRE(sema.irq());
+    CHECK(sema.instance().interrupt == int(cfg.soc.arm_irq_from_riscv));
+    const std::vector<bool>& levels = probe(wires, *sema.irq(), "sema_irq").seen;
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    const uint64_t irq0 = sema.base() + 0x40;
     m.write(irq0, (1u << 16));        // CM4_IRQ without EN: no interrupt
     m.write(irq0, 1u | (1u << 16));   // what main_riscv.c writes when done
     m.write(irq0, 1u & ~(1u << 16));  // what the Arm's WakeISR writes
-    CHECK(levels == std::vector<bool>{false, true, false});
+    CHECK(levels == std::vector<bool>{true, false});
 
-    const uint64_t sema3 = cfg.soc.sema.base + 3 * 4, status = cfg.soc.sema.base + 0x100;
+    const uint64_t sema3 = sema.base() + 3 * 4, status = sema.base() + 0x100;
     CHECK(m.read(sema3) == 0);  // was free: now taken
     CHECK(m.read(sema3) == 1);  // taken
     CHECK(m.read(status) == 1u << 3);
@@ -165,19 +190,16 @@ TEST_CASE("SEMA: IRQ0 with EN and CM4_IRQ interrupts the Arm, and semaphores are
     CHECK(m.read(sema3) == 0);
 }
 
-TEST_CASE("the fast FIFO window answers an error without a fast FIFO behind it", "[periph][riscv]") {
+TEST_CASE("the fast FIFO window answers an error until the accelerator's fast FIFO is attached", "[periph][riscv]") {
     DeviceConfig cfg = config();
-    SocPeripherals p("periph", cfg);
+    SocPeripherals p("soc", cfg);
     Master m("m");
     m.socket.bind(p.socket);
     uint32_t v = 0;
     CHECK(m.access(tlm::TLM_READ_COMMAND, cfg.soc.fast_fifo.base + 4, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
-    uint32_t seen_offset = 0;
-    p.fast_fifo_access = [&](bool is_read, uint32_t offset, uint32_t& data) {
-        seen_offset = offset;
-        if (is_read) data = 2;
-        return true;
-    };
-    CHECK(m.read(cfg.soc.fast_fifo.base + 4) == 2);
-    CHECK(seen_offset == 4);
+    Peripheral fifo("fast_fifo", cfg, "FAST_FIFO");  // its registers only, as a stand-in
+    p.attach(fifo);
+    CHECK(m.access(tlm::TLM_WRITE_COMMAND, cfg.soc.fast_fifo.base + 0x00, v = 0xa0) == tlm::TLM_OK_RESPONSE);
+    CHECK(m.read(cfg.soc.fast_fifo.base + 0x00) == 0xa0);  // CR stores what is written
+    CHECK(m.access(tlm::TLM_READ_COMMAND, cfg.soc.fast_fifo.base + 0x0C, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }

@@ -28,7 +28,7 @@ inline const DeviceConfig& max78002() {
 // CNN clock of the FIFO test benches (the MAX78000's default, as its firmware sets it).
 constexpr double kBenchCnnHz = 50e6;
 
-inline const CtlFields& max78000_ctl_fields() { return register_fields(max78000()).ctl; }
+inline const regs::quadrant::REG_CTL& max78000_ctl_fields() { return register_fields(max78000()).REG_CTL; }
 
 // Address of the register at `offset` in quadrant q's register block (MAX78000).
 inline uint64_t qreg(uint32_t q, uint64_t offset) {

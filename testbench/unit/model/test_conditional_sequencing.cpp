@@ -79,7 +79,7 @@ struct VectorBench : AccelBench {
         const DeviceConfig& cfg = max78002();
         ctl_after_start.push_back(read(cfg.quadrant_regs.base));
         // The interrupt handler acknowledges in every quadrant (CNN_IRQ).
-        const RegField irq = register_fields(cfg).ctl.cnn_irq;
+        const RegField irq = register_fields(cfg).REG_CTL.CNN_IRQ;
         for (uint32_t q = 0; q < cfg.quadrants; ++q) {
             const uint64_t ctl = cfg.quadrant_regs.base + q * cfg.quadrant_regs.quadrant_stride;
             write(ctl, irq.with(read(ctl), 0));
@@ -193,7 +193,7 @@ TEST_CASE("one-shot: each start runs one layer, the master's enable clears, cnn_
     sc_core::sc_start(50, sc_core::SC_MS);
     REQUIRE(b.completions == 3);
     CHECK(b.layers_per_start == std::vector<std::vector<int>>{{0}, {1}, {2}});
-    const RegField cnn_en = register_fields(max78002()).ctl.cnn_en;
+    const RegField cnn_en = register_fields(max78002()).REG_CTL.CNN_EN;
     for (uint32_t ctl : b.ctl_after_start) CHECK_FALSE(cnn_en.is_set(ctl));
     CHECK(b.known_answer());
     CHECK(b.accel.state().oneshot_resume == -1);  // the next start begins at the first layer again

@@ -51,7 +51,7 @@ struct Feeder : AccelBench {
         // sequencer sees its rising edge: take it out of the applied state.
         const test::ControlWrite start = test::start_write(vec, max78000());
         master_ctl = start.value, master_ctl_address = start.address;
-        for (auto& q : accel.state().quadrant) q.ctl = max78000_ctl_fields().cnn_en.with(q.ctl, 0);
+        for (auto& q : accel.state().quadrant) q.ctl = max78000_ctl_fields().CNN_EN.with(q.ctl, 0);
         accel.set_cnn_clock_hz(kBenchCnnHz);
         accel.on_irq = [this](bool level) {
             if (level) irq.notify();
@@ -90,7 +90,7 @@ struct Feeder : AccelBench {
         r.mismatch = test::compare_expected(vec, accel.state());
         // Acknowledge and stop, as the firmware's interrupt handler and cnn_stop() do.
         write(master_ctl_address,
-              max78000_ctl_fields().cnn_irq.with(max78000_ctl_fields().cnn_en.with(master_ctl, 0), 0));
+              max78000_ctl_fields().CNN_IRQ.with(max78000_ctl_fields().CNN_EN.with(master_ctl, 0), 0));
     }
 
     void run() {
@@ -163,7 +163,7 @@ struct Overfill : AccelBench {
         const uint64_t base = max78000().fifo_regs.base;
         const uint32_t depth = max78000().fifo_depth;
         constexpr unsigned kFifo = 2;
-        write(base + fifo_ctl_offset(), register_fields(max78000()).fifo.enable.with(0, 1u << kFifo));
+        write(base + fifo_ctl_offset(), register_fields(max78000()).FIFO_CTL.FIFO_ENA.with(0, 1u << kFifo));
         for (uint32_t n = 0; n < depth; ++n) {
             if (n + 1 == depth) stat_before = read(base + fifo_stat_offset());
             write(base + fifo_data_offset(max78000(), kFifo), 0x1000 + n);

@@ -84,7 +84,7 @@ uint32_t generator_fifo_ctl(const RandomLayer& l) {
     for (int c = 0; c < l.inputs[0].channels; ++c) {
         const int fifo = c % static_cast<int>(max78000().fifo_count);
         for (int pr : l.in_processors)
-            if (pr == fifo * ppq) v = fields().fifo.enable.with_bit(v, static_cast<unsigned>(fifo), true);
+            if (pr == fifo * ppq) v = fields().FIFO_CTL.FIFO_ENA.with_bit(v, static_cast<unsigned>(fifo), true);
     }
     return v;
 }
@@ -102,13 +102,13 @@ std::vector<BusWrite> fifo_layer_writes(const RandomLayer& l) {
     std::vector<BusWrite> out;
     for (BusWrite w : test::compose_layer_writes(l, max78000())) {
         if (in_data_memory(w.address)) continue;
-        if (is_reg_ctl(w.address)) w.value = fields().ctl.fifo_en.with(w.value, 1);
+        if (is_reg_ctl(w.address)) w.value = fields().REG_CTL.FIFO_EN.with(w.value, 1);
         out.push_back(w);
     }
     const uint32_t frame = static_cast<uint32_t>(l.inputs[0].height * l.inputs[0].width);
     for (int q : test::used_quadrants(l, max78000())) {
-        out.push_back({layer0_reg(q, LREG_STREAM1), fields().layer.stream_start.with(0, frame), 4});
-        out.push_back({quadrant_reg(q, "REG_IFRM"), fields().ifrm.with(0, frame), 4});
+        out.push_back({layer0_reg(q, LREG_STREAM1), fields().LREG_STREAM1.STREAM_START.with(0, frame), 4});
+        out.push_back({quadrant_reg(q, "REG_IFRM"), fields().REG_IFRM.IFRM.with(0, frame), 4});
     }
     out.push_back({fifo_reg("FIFO_CTL"), generator_fifo_ctl(l), 4});
     return out;
@@ -116,7 +116,7 @@ std::vector<BusWrite> fifo_layer_writes(const RandomLayer& l) {
 
 std::vector<BusWrite> fifo_start_writes(const RandomLayer& l) {
     std::vector<BusWrite> out = test::compose_start_writes(l, max78000());
-    for (BusWrite& w : out) w.value = fields().ctl.fifo_en.with(w.value, 1);
+    for (BusWrite& w : out) w.value = fields().REG_CTL.FIFO_EN.with(w.value, 1);
     return out;
 }
 
@@ -193,7 +193,7 @@ uint32_t byte_of(int64_t v, unsigned lane) { return uint32_t{static_cast<uint8_t
 TEST_CASE("the generator's FIFO_CTL for HWC channels on processors 0/16/32 enables FIFOs 0 to 2", "[fifo][quadrants]") {
     const RandomLayer l = three_quadrant_layer();
     const uint32_t v = generator_fifo_ctl(l);
-    CHECK(fields().fifo.enable.get(v) == 0x7u);
+    CHECK(fields().FIFO_CTL.FIFO_ENA.get(v) == 0x7u);
     CHECK(v == 0x7908u);  // the value generated cnn.c writes for this map (max7800x.py composition)
 }
 

@@ -64,7 +64,7 @@ TEST_CASE("pipeline: only a device with one and PIPELINE_DIS clear pays for it",
     const DeviceConfig m78002 = load_device_config(kMax78002);
     REQUIRE(m78002.timing.pipeline.present);
     AcceleratorState b(m78002);
-    const RegField dis = register_fields(m78002).ctl.pipeline_dis;
+    const RegField dis = register_fields(m78002).REG_CTL.PIPELINE_DIS;
     REQUIRE(dis.width == 1);
     CHECK(pipeline_enabled(b, 0));  // reset value: enabled, as generated cnn.c leaves it
     CHECK(inference_timing(m78002.timing, b, 0, 200e6).output_extra ==

@@ -85,14 +85,14 @@ struct Program : AccelBench {
         }
     }
     void program_layers(int q) {
-        const LayerFields& l = f.layer;
+        const RegisterFields& l = f;
         for (int n = 0; n < 3; ++n) {
             const Layer& L = kLayers[n];
-            write(layer_reg(q, "LREG_RCNT", n), l.rcnt_max.with(0, L.rows - 1));
-            write(layer_reg(q, "LREG_CCNT", n), l.ccnt_max.with(0, L.cols - 1));
-            write(layer_reg(q, "LREG_ENA", n), l.pro_en.with(0, 1));
-            write(layer_reg(q, "LREG_RPTR_BASE", n), l.rptr_base.with(0, L.from));
-            write(layer_reg(q, "LREG_WPTR_BASE", n), l.wptr_base.with(0, global_word(q, L.to)));
+            write(layer_reg(q, "LREG_RCNT", n), l.LREG_RCNT.RCNT_MAX.with(0, L.rows - 1));
+            write(layer_reg(q, "LREG_CCNT", n), l.LREG_CCNT.CCNT_MAX.with(0, L.cols - 1));
+            write(layer_reg(q, "LREG_ENA", n), l.LREG_ENA.PRO_EN.with(0, 1));
+            write(layer_reg(q, "LREG_RPTR_BASE", n), l.LREG_RPTR_BASE.RPTR_BASE.with(0, L.from));
+            write(layer_reg(q, "LREG_WPTR_BASE", n), l.LREG_WPTR_BASE.WPTR_BASE.with(0, global_word(q, L.to)));
             const RegisterDescription& post = map.layer_register("LREG_POST");
             const uint32_t passthrough = map.field(post, "TS_EN").with(0, 1) | map.field(post, "ONEXONE_EN").with(0, 1);
             write(layer_reg(q, "LREG_POST", n), passthrough);
@@ -100,8 +100,8 @@ struct Program : AccelBench {
     }
     uint32_t ctl(int q, bool run) const {
         // The quadrant clock runs (CLK_EN, as the generated cnn_init sets it).
-        uint32_t v = f.power.clk_en.with(f.ctl.cnn_en.with(0, run ? 1 : 0), 1);
-        if (quadrant[q].slave) v = f.ctl.master_sel.with(f.ctl.ext_sync.with(v, 1), uint32_t(master));
+        uint32_t v = f.REG_CTL.CLK_EN.with(f.REG_CTL.CNN_EN.with(0, run ? 1 : 0), 1);
+        if (quadrant[q].slave) v = f.REG_CTL.MASTER_SEL.with(f.REG_CTL.EXT_SYNC.with(v, 1), uint32_t(master));
         return v;
     }
     void run() {
@@ -109,7 +109,7 @@ struct Program : AccelBench {
         for (int q = 0; q < 4; ++q) {
             program_layers(q);  // every quadrant holds a network; only the enabled ones may run it
             write(quadrant_reg(q, "REG_LCNT_MAX"),
-                  f.lcnt.first.with(f.lcnt.last.with(0, quadrant[q].last), quadrant[q].first));
+                  f.REG_LCNT_MAX.START.with(f.REG_LCNT_MAX.LCNT.with(0, quadrant[q].last), quadrant[q].first));
         }
         // cnn_start(): slaves first, then the master without and with CNN_EN.
         for (int q = 0; q < 4; ++q)
@@ -222,7 +222,7 @@ TEST_CASE("sequencing: the master in quadrant 2 rules the layer count, disabled 
     CHECK(inference_cycles(TimingModel(p.cfg.timing), p.accel.state(), plan).total() == expected);
 
     // Completion: CNN_IRQ in the running quadrants only.
-    const RegField irq = p.f.ctl.cnn_irq;
+    const RegField irq = p.f.REG_CTL.CNN_IRQ;
     CHECK(irq.is_set(p.accel.state().quadrant[1].ctl));
     CHECK(irq.is_set(p.accel.state().quadrant[2].ctl));
     CHECK_FALSE(irq.is_set(p.accel.state().quadrant[0].ctl));
@@ -240,18 +240,18 @@ TEST_CASE("sequencing: a slave's enable alone never starts the sequencer", "[seq
     p.quadrant[3] = {true, true, 0, 0};
     const AcceleratorState& s = p.accel.state();
     AcceleratorState& w = p.accel.state();
-    const CtlFields& c = p.f.ctl;
+    const regs::quadrant::REG_CTL& c = p.f.REG_CTL;
     // Quadrant 3 tethered to quadrant 1: not a master, whatever its enable says.
-    w.quadrant[3].ctl = c.master_sel.with(c.ext_sync.with(c.cnn_en.with(0, 1), 1), 1);
+    w.quadrant[3].ctl = c.MASTER_SEL.with(c.EXT_SYNC.with(c.CNN_EN.with(0, 1), 1), 1);
     CHECK_FALSE(runs_on_its_own(s, 3));
     // Naming itself while tethered makes it run on its own (the FIFO-mode master of quadrant 0).
-    w.quadrant[3].ctl = c.master_sel.with(w.quadrant[3].ctl, 3);
+    w.quadrant[3].ctl = c.MASTER_SEL.with(w.quadrant[3].ctl, 3);
     CHECK(runs_on_its_own(s, 3));
     // Without CNN_EN nothing runs.
-    w.quadrant[3].ctl = c.cnn_en.with(w.quadrant[3].ctl, 0);
+    w.quadrant[3].ctl = c.CNN_EN.with(w.quadrant[3].ctl, 0);
     CHECK_FALSE(runs_on_its_own(s, 3));
     // No master at all: nothing is computed and the plan says why.
-    w.quadrant[3].ctl = c.master_sel.with(c.ext_sync.with(c.cnn_en.with(0, 1), 1), 1);
+    w.quadrant[3].ctl = c.MASTER_SEL.with(c.EXT_SYNC.with(c.CNN_EN.with(0, 1), 1), 1);
     const SequencePlan plan = plan_sequence(s);
     CHECK(plan.master == -1);
     CHECK_FALSE(plan.runs());
@@ -263,15 +263,17 @@ TEST_CASE("sequencing: MAX78002 layer links jump, stop, and never repeat a layer
     const DeviceConfig cfg = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
     AcceleratorState s(cfg);
     const RegisterFields& f = register_fields(cfg);
-    s.quadrant[0].ctl = f.ctl.cnn_en.with(0, 1);
-    s.quadrant[0].lcnt_max = f.lcnt.last.with(0, 5);
+    s.quadrant[0].ctl = f.REG_CTL.CNN_EN.with(0, 1);
+    s.quadrant[0].lcnt_max = f.REG_LCNT_MAX.LCNT.with(0, 5);
     auto& next = s.quadrant[0].lreg[LREG_NXTLYR];
-    const auto link = [&](int to) { return f.layer.link_en.with(f.layer.next_layer.with(0, uint32_t(to)), 1); };
+    const auto link = [&](int to) {
+        return f.LREG_NXTLYR.LINK_EN.with(f.LREG_NXTLYR.NEXT_LAYER.with(0, uint32_t(to)), 1);
+    };
 
     CHECK(plan_sequence(s).layers() == std::vector<int>{0, 1, 2, 3, 4, 5});  // no links: index order
     next[0] = link(3);                                                       // 0 -> 3 -> 4 -> 5
     CHECK(plan_sequence(s).layers() == std::vector<int>{0, 3, 4, 5});
-    next[3] = f.layer.stop.with(0, 1);  // 0 -> 3, stop
+    next[3] = f.LREG_NXTLYR.STOP.with(0, 1);  // 0 -> 3, stop
     CHECK(plan_sequence(s).layers() == std::vector<int>{0, 3});
     next[3] = link(0);  // a link back to a layer that ran ends the walk
     CHECK(plan_sequence(s).layers() == std::vector<int>{0, 3});

@@ -121,10 +121,9 @@ void apply_register(AcceleratorState& s, const RegisterWrite& w) {
                 r.mlat = w.value;
                 return;
             }
-            // REG_IFRM occupies the slot of per-layer kind LREG_IFRM_SLOT, layer 0.
-            if (off == c.layer_register_offset + uint64_t{LREG_IFRM_SLOT} * c.layer_register_stride) {
+            // REG_IFRM occupies a word of the per-layer banks that no kind uses (MAX78000).
+            if (off == c.registers->quadrant_register("REG_IFRM").offset) {
                 r.ifrm = w.value;
-                r.lreg[LREG_IFRM_SLOT][0] = w.value;
                 return;
             }
             const uint64_t lro = c.layer_register_offset;
@@ -271,7 +270,7 @@ void apply_vector(const GoldenVector& vec, AcceleratorState& s) {
     // Kernels take the path cnn.c takes: the kernel memory port's express
     // protocol (start byte at the odd address, then the packed stream), so the
     // packing is decoded in one place (model/memories/kernel_memory_port).
-    const uint32_t express_ctl = register_fields(c).ctl.mexpress.with(0, 1);
+    const uint32_t express_ctl = register_fields(c).REG_CTL.MEXPRESS.with(0, 1);
     for (const auto& block : vec.kernels) {
         Located at;
         if (!locate(c.kernel_mem, c.quadrants, block.address, at))
@@ -321,10 +320,10 @@ void apply_vector(const GoldenVector& vec, AcceleratorState& s) {
 
 ControlWrite start_write(const GoldenVector& vec, const DeviceConfig& cfg) {
     const auto& regs = cfg.quadrant_regs;
-    const CtlFields& ctl = register_fields(cfg).ctl;
+    const regs::quadrant::REG_CTL& ctl = register_fields(cfg).REG_CTL;
     ControlWrite found;
     for (const auto& w : vec.registers)
-        if (w.address >= regs.base && (w.address - regs.base) % regs.quadrant_stride == 0 && ctl.cnn_en.is_set(w.value))
+        if (w.address >= regs.base && (w.address - regs.base) % regs.quadrant_stride == 0 && ctl.CNN_EN.is_set(w.value))
             found = {w.address, w.value};
     return found;
 }

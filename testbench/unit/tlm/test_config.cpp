@@ -234,6 +234,6 @@ TEST_CASE("the RISC-V core and the dual-core SoC blocks come from the device fil
     CHECK(c.riscv.cnn_fifo_irq < c.riscv.irq_count);
     CHECK_THAT(load_error(edited("cnn_irq: 57", "cnn_irq: 64")), Catch::Contains("riscv.cnn_irq"));
     CHECK_THAT(load_error(edited("cnn_fifo_irq: 56", "cnn_fifo_irq: 64")), Catch::Contains("riscv.cnn_fifo_irq"));
-    CHECK_THAT(load_error(edited("riscv_clock_bit: 31", "riscv_clock_bit: 32")),
-               Catch::Contains("soc.riscv_clock_bit"));
+    CHECK(c.soc.arm_irq_from_riscv == 79);  // peripherals SEMA: RISCV_IRQn
+    CHECK_THAT(load_error(edited("interrupt: 79 ", "interrupt: 104 ")), Catch::Contains("peripherals.SEMA.interrupt"));
 }

@@ -18,10 +18,13 @@ using namespace ai8x;
 
 namespace {
 
-// The MAX78002 file with the first match of `pattern` replaced by `with`;
-// returns the loader's error message (the test fails if the file loads).
-std::string energy_error_after_edit(const std::string& pattern, const std::string& with) {
-    const std::string msg = test::config_error_after_edit(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml", pattern, with);
+// The device file `file` with the first match of `pattern` replaced by `with`;
+// returns the loader's error message (the test fails if the file loads). The
+// coefficients are stated once, in the MAX78000 file (the base the MAX78002
+// file lays its calibration over: tlm/device_overlay.h).
+std::string energy_error_after_edit(const std::string& pattern, const std::string& with,
+                                    const char* file = AI8XSIM_SOURCE_DIR "/configs/max78002.yaml") {
+    const std::string msg = test::config_error_after_edit(file, pattern, with);
     REQUIRE_FALSE(msg.empty());
     return msg;
 }
@@ -52,11 +55,12 @@ TEST_CASE("energy: the MAX78000 coefficients are marked uncalibrated", "[config]
 }
 
 TEST_CASE("energy: a broken section is refused naming the key", "[config][energy]") {
-    CHECK(energy_error_after_edit(R"(cycle_pj: [0-9.]+)", "cycle_pj: fast").find("energy.quadrant.cycle_pj") !=
+    const char* base = AI8XSIM_SOURCE_DIR "/configs/max78000.yaml";
+    CHECK(energy_error_after_edit(R"(cycle_pj: [0-9.]+)", "cycle_pj: fast", base).find("energy.quadrant.cycle_pj") !=
           std::string::npos);
-    CHECK(energy_error_after_edit(R"(tram_read: [0-9.]+)", "tram_read: -3").find("must not be negative") !=
+    CHECK(energy_error_after_edit(R"(tram_read: [0-9.]+)", "tram_read: -3", base).find("must not be negative") !=
           std::string::npos);
-    CHECK(energy_error_after_edit(R"(\n    sleep_mw: 0)", "").find("energy.cpu.sleep_mw: missing key") !=
+    CHECK(energy_error_after_edit(R"(\n    sleep_mw: 0)", "", base).find("energy.cpu.sleep_mw: missing key") !=
           std::string::npos);
     CHECK(energy_error_after_edit(R"(role: fit)", "role: maybe").find("expected fit or validate") != std::string::npos);
     CHECK(energy_error_after_edit(R"(  calibration:\n(    - .*\n)+)", "").find("no calibration measurements") !=
