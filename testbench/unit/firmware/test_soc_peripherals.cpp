@@ -5,6 +5,7 @@
 
 #include "firmware/host/soc_peripherals.h"
 #include "firmware/host/system_control_space.h"
+#include "tlm/sync_hint.h"
 #include "tlm/wire.h"
 
 using namespace ai8x;
@@ -27,6 +28,17 @@ struct Master : sc_core::sc_module {
         return t.get_response_status();
     }
     void write(uint64_t addr, uint32_t v) { REQUIRE(access(tlm::TLM_WRITE_COMMAND, addr, v) == tlm::TLM_OK_RESPONSE); }
+    // The interconnect's answer to a DMI query for `addr` carrying a SyncHint.
+    SyncHint hint_at(uint64_t addr) {
+        tlm::tlm_generic_payload t;
+        SyncHint hint;
+        t.set_address(addr);
+        t.set_extension(&hint);
+        tlm::tlm_dmi dmi;
+        CHECK_FALSE(socket->get_direct_mem_ptr(t, dmi));  // no peripheral grants direct access
+        t.clear_extension(&hint);
+        return hint;
+    }
     uint32_t read(uint64_t addr) {
         uint32_t v = 0;
         REQUIRE(access(tlm::TLM_READ_COMMAND, addr, v) == tlm::TLM_OK_RESPONSE);
@@ -202,4 +214,41 @@ TEST_CASE("the fast FIFO window answers an error until the accelerator's fast FI
     CHECK(m.access(tlm::TLM_WRITE_COMMAND, cfg.soc.fast_fifo.base + 0x00, v = 0xa0) == tlm::TLM_OK_RESPONSE);
     CHECK(m.read(cfg.soc.fast_fifo.base + 0x00) == 0xa0);  // CR stores what is written
     CHECK(m.access(tlm::TLM_READ_COMMAND, cfg.soc.fast_fifo.base + 0x0C, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);
+}
+
+namespace {
+// A peripheral whose whole window races with SystemC time, as the fast FIFO's does.
+struct RacingPeripheral : Peripheral {
+    RacingPeripheral(sc_core::sc_module_name n, const DeviceConfig& cfg, const std::string& instance)
+        : Peripheral(n, cfg, instance) {}
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi&) override {
+        answer_sync_hint(trans, {{0, size() - 1}});
+        return false;
+    }
+};
+}  // namespace
+
+TEST_CASE("a DMI query's SyncHint is answered in bus addresses by the peripheral at the address", "[periph][sync]") {
+    DeviceConfig cfg = config();
+    SocPeripherals p("soc", cfg);
+    Master m("m");
+    m.socket.bind(p.socket);
+    RacingPeripheral fifo("fast_fifo", cfg, "FAST_FIFO");
+    p.attach(fifo);
+    const uint64_t first = cfg.soc.fast_fifo.base, last = first + cfg.soc.fast_fifo.size - 1;
+
+    const SyncHint inside = m.hint_at(first + 4);
+    CHECK(inside.synchronise);
+    CHECK(inside.start == first);
+    CHECK(inside.end == last);
+
+    // Elsewhere no synchronisation, for a range that stops short of the FIFO's window.
+    for (uint64_t address : {p.find("GCR")->base(), p.find("GCR")->base() + p.find("GCR")->size(), last + 1}) {
+        INFO("address 0x" << std::hex << address);
+        const SyncHint h = m.hint_at(address);
+        CHECK_FALSE(h.synchronise);
+        CHECK(h.start <= address);
+        CHECK(h.end >= address);
+        CHECK((h.end < first || h.start > last));
+    }
 }
