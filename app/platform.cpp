@@ -69,12 +69,9 @@ RiscvCore& Platform::add_riscv() {
 
 RtlTestbenchControl& Platform::add_rtl_testbench() {
     if (rtl_testbench_) throw std::logic_error("Platform::add_rtl_testbench: the board has one testbench");
-    rtl_testbench_ = std::make_unique<RtlTestbenchControl>("testbench");
-    RtlTestbenchControl* tb = rtl_testbench_.get();
-    periph_.map_device(RtlTestbenchControl::kBase, RtlTestbenchControl::kSize,
-                       [tb](tlm::tlm_command cmd, uint32_t offset, unsigned size, uint32_t& data,
-                            sc_core::sc_time& delay) { return tb->access(cmd, offset, size, data, delay); });
-    return *tb;
+    rtl_testbench_ = std::make_unique<RtlTestbenchControl>("rtl_testbench", cfg_);
+    periph_.attach(*rtl_testbench_);
+    return *rtl_testbench_;
 }
 
 void Platform::bind_initiator(tlm::tlm_initiator_socket<32>& s, const std::string& name) {

@@ -12,6 +12,7 @@ Gcr::Gcr(sc_core::sc_module_name name, const DeviceConfig& cfg)
     check_clock_codes();
     cnn_clock_running.write(!PCLKDIS0.is_set(PCLKDIS0.CNN));  // the reset values: both gated
     riscv_clock_running.write(!PCLKDIS1.is_set(PCLKDIS1.CPU1));
+    CLKCTRL.on_write(&Gcr::write_clkctrl);
     IPLL_CTRL.on_write(&Gcr::write_ipll_ctrl);
     PCLKDIV.on_write(&Gcr::write_pclkdiv);
     PCLKDIS0.on_change(PCLKDIS0.CNN, &Gcr::change_cnn_gate);
@@ -30,6 +31,13 @@ void Gcr::check_clock_codes() const {
         if (!c.cnn_dividers.count(code))
             throw ConfigError(config().source_path + ": clocks.cnn_clock.dividers: no divisor for CNNCLKDIV code " +
                               std::to_string(code));
+}
+
+// The virtual oscillators are ready as soon as they are enabled, and a switch
+// of the system clock is done at once (the RTL programs wait for both).
+void Gcr::write_clkctrl(uint32_t value) {
+    const uint32_t ready = CLKCTRL.OSC_RDY.with(value, CLKCTRL.OSC_EN.get(value));
+    CLKCTRL.set(CLKCTRL.SYSCLK_RDY.with(ready, 1));
 }
 
 // A device with a PLL (clocks.ipll_hz) locks it at once: RDY follows EN.

@@ -27,12 +27,14 @@ public:
     void preset_cnn_clock_running(bool running);
 
 private:
+    void write_clkctrl(uint32_t value);
     void write_ipll_ctrl(uint32_t value);
     void write_pclkdiv(uint32_t value);
     void change_cnn_gate(uint32_t gated);
     void change_cpu1_gate(uint32_t gated);
     void check_clock_codes() const;
 
+    regs::gcr::CLKCTRL CLKCTRL{*this};
     regs::gcr::IPLL_CTRL IPLL_CTRL{*this};
     regs::gcr::PCLKDIV PCLKDIV{*this};
     regs::gcr::PCLKDIS0 PCLKDIS0{*this};

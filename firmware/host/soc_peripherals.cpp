@@ -48,7 +48,8 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
                 make<Sema>(i.name);
             else if (p.name == regs::gpio::kName)
                 make<Gpio>(i.name, i.name);
-            else if (p.name != regs::fast_fifo::kName)  // the accelerator's own (attach)
+            else if (p.name != regs::fast_fifo::kName && p.name != regs::rtl_tb::kName)
+                // not the accelerator's fast FIFO nor the RTL testbench's block (the board attaches them)
                 make<Peripheral>(i.name, i.name);
         }
     if (!gcr_ || !gcfr_ || !fcr_ || !simctl_)

@@ -63,7 +63,7 @@ PowerControl::PowerControl(sc_core::sc_module_name name, AcceleratorState& state
       power_(all_),
       ram_(all_),
       register_resets_(state.cfg.quadrants, 0),
-      refused_(owner_) {}
+      refused_(this->name()) {}
 
 void PowerControl::assume_soc_reset() {
     power_ = ram_ = reset_ = 0;
@@ -203,7 +203,7 @@ bool PowerControl::admit(const AccessScope& scope, tlm::tlm_generic_payload& tra
 void PowerControl::warn_access(uint32_t q, const std::string& why, tlm::tlm_generic_payload& trans) {
     const std::string& quad = state_.names.quadrant[q];
     refused_.warn("refused access, " + quad + " " + why.substr(0, why.find(';')),
-                  fmt::format("{}: {} of 0x{:08x}: {} {}", owner_, trans.is_read() ? "read" : "write",
+                  fmt::format("{}: {} of 0x{:08x}: {} {}", name(), trans.is_read() ? "read" : "write",
                               trans.get_address(), quad, why));
 }
 

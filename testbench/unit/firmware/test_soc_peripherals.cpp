@@ -3,6 +3,7 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "firmware/host/rtl_testbench_control.h"
 #include "firmware/host/soc_peripherals.h"
 #include "firmware/host/system_control_space.h"
 #include "tlm/sync_hint.h"
@@ -115,6 +116,72 @@ TEST_CASE("unknown peripheral addresses and the simulation-control ID", "[periph
     m.write(p.sim_control().base(), 'h');
     m.write(p.sim_control().base(), 'i');
     CHECK(out == "hi");
+}
+
+TEST_CASE("GCR.CLKCTRL: an enabled oscillator is ready at once and a clock switch is done", "[periph][clock]") {
+    DeviceConfig cfg = config();
+    SocPeripherals p("soc", cfg);
+    Master m("m");
+    m.socket.bind(p.socket);
+    const uint64_t clkctrl = 0x40000008;
+    const uint32_t ipo_en = 1u << 19, ipo_rdy = 1u << 27, sysclk_rdy = 1u << 13;
+    CHECK(m.read(clkctrl) == 0);
+    m.write(clkctrl, ipo_en | (4u << 9));  // IPO on, SYSCLK_SEL 4
+    CHECK(m.read(clkctrl) == (ipo_en | ipo_rdy | sysclk_rdy | (4u << 9)));
+    m.write(clkctrl, ipo_rdy);  // IPO off: not ready, whatever was written there
+    CHECK(m.read(clkctrl) == sysclk_rdy);
+}
+
+TEST_CASE("the RTL programs' trim and wake-up registers store what is written", "[periph][rtl]") {
+    DeviceConfig cfg = config();
+    SocPeripherals p("soc", cfg);
+    Master m("m");
+    m.socket.bind(p.socket);
+    // TME, MCR IPO_MTRIM, PWRSEQ LPWKEN0..3
+    for (uint64_t a : {0x40000C00ull, 0x40006C04ull, 0x40006808ull, 0x40006810ull, 0x40006818ull, 0x40006820ull}) {
+        m.write(a, 0x5A);
+        CHECK(m.read(a) == 0x5A);
+    }
+    m.write(0x40006814, 0xFF);  // LPWKST2: write 1 to clear, nothing sets it
+    CHECK(m.read(0x40006814) == 0);
+}
+
+TEST_CASE("the RTL testbench block: on the bus once attached, pass/fail name core and caller, TRIG pulses trig",
+          "[periph][rtl]") {
+    DeviceConfig cfg = config();
+    SocPeripherals p("soc", cfg);
+    Master m("m");
+    m.socket.bind(p.socket);
+    const uint64_t base = 0x4F001000;
+    uint32_t v = 0;
+    CHECK(m.access(tlm::TLM_READ_COMMAND, base + 0x14, v) == tlm::TLM_ADDRESS_ERROR_RESPONSE);  // not an RTL run
+    RtlTestbenchControl tb("rtl_testbench", cfg);
+    p.attach(tb);
+    std::vector<std::pair<bool, uint32_t>> verdicts;  // (pass, caller), Arm then RISC-V
+    std::vector<RtlTestbenchControl::Core> cores;
+    tb.on_pass = [&](RtlTestbenchControl::Core c, uint32_t caller) {
+        verdicts.push_back({true, caller});
+        cores.push_back(c);
+    };
+    tb.on_fail = [&](RtlTestbenchControl::Core c, uint32_t caller) {
+        verdicts.push_back({false, caller});
+        cores.push_back(c);
+    };
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    CHECK(m.read(base + 0x14) == 0x52544C54);  // "RTLT"
+    m.write(base + 0x04, 0x100);               // PASS_ARM
+    m.write(base + 0x10, 0x200);               // FAIL_RV
+    CHECK(verdicts == std::vector<std::pair<bool, uint32_t>>{{true, 0x100}, {false, 0x200}});
+    CHECK(cores ==
+          std::vector<RtlTestbenchControl::Core>{RtlTestbenchControl::Core::arm, RtlTestbenchControl::Core::riscv});
+
+    CHECK_FALSE(tb.trig.read());
+    m.write(base + 0x00, 0);  // sim->trig = 0;
+    sc_core::sc_start(0.5, sc_core::SC_NS);
+    CHECK(tb.trig.read());
+    sc_core::sc_start(1, sc_core::SC_NS);
+    CHECK_FALSE(tb.trig.read());
+    CHECK(tb.trig_count() == 1);
 }
 
 TEST_CASE("NVIC enable/pending bits and VTOR", "[nvic]") {
