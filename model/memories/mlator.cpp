@@ -1,16 +1,16 @@
 #include "model/memories/mlator.h"
 
 #include "model/registers/quadrant_registers.h"
+#include "model/registers/register_fields.h"
 
 namespace ai8x {
 
 Mlator::Mlator(const DeviceConfig& cfg, const QuadrantRegisters& regs, std::vector<DataSramArray*> instances)
     : regs_(regs), instances_(std::move(instances)), pointer_shift_(cfg.data_sram.pointer_shift()) {
-    const RegisterMap& m = *cfg.registers;
-    const RegisterDescription& ctl = m.quadrant_register("REG_CTL");
-    load_ = m.field(ctl, "MLAT_LD");
-    select_ = m.field(ctl, "MLATCH_SEL");
-    wptr_inc_ = m.field(m.layer_register("LREG_LCTL2"), "WPTR_INC");
+    const RegisterFields& f = register_fields(cfg);
+    load_ = f.REG_CTL.MLAT_LD;
+    select_ = f.REG_CTL.MLATCH_SEL;
+    wptr_inc_ = f.LREG_LCTL2.WPTR_INC;
 }
 
 void Mlator::after_ctl_write(uint32_t old_ctl) {
