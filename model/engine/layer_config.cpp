@@ -160,7 +160,7 @@ bool decode_operation(const LayerRegs& reg, LayerConfig& c) {
     c.wide_output = f.LREG_LCTL.BIGDWRT.is_set(lctl);
     c.pool_enabled = f.LREG_LCTL.POOL_EN.is_set(lctl);
     c.pool_max = f.LREG_LCTL.MAXPL_EN.is_set(lctl);
-    if (reg.REG_CTL.POOLRND.is_set(reg.state.quadrant[lq].ctl)) c.pool_rounding = arith::AvgPoolRounding::Round;
+    if (reg.f.REG_CTL.POOLRND.is_set(reg.state.quadrant[lq].ctl)) c.pool_rounding = arith::AvgPoolRounding::Round;
     c.conv1d = f.LREG_ONED.ONED_EN.is_set(oned);
     const uint32_t klen = f.LREG_ONED.ONED_WIDTH.get(oned);
     if (c.conv1d) {
@@ -230,7 +230,7 @@ void decode_post(const LayerRegs& reg, LayerConfig& c) {
     const uint32_t post = reg(lq, LREG_POST);
     c.weight_format = weight_format_from_field(f.LREG_POST.MASK_SIZE.get(post));
     c.weight_bits = static_cast<uint32_t>(arith::weight_bits(c.weight_format));
-    c.binary_weights = c.weight_bits == 1 && reg.REG_CTL.TIMESHFT.is_set(reg.state.quadrant[lq].ctl);
+    c.binary_weights = c.weight_bits == 1 && reg.f.REG_CTL.TIMESHFT.is_set(reg.state.quadrant[lq].ctl);
     // SCALE_SHFT:SCALE_REG together are the sign-magnitude shift code arith decodes.
     c.output_shift = arith::decode_output_shift(f.LREG_POST.SCALE_SHFT.get(post) << f.LREG_POST.SCALE_REG.width | f.LREG_POST.SCALE_REG.get(post));
     if (f.LREG_POST.OUT_ABS.is_set(post))
@@ -241,9 +241,9 @@ void decode_post(const LayerRegs& reg, LayerConfig& c) {
     c.depthwise = f.LREG_POST.DW_EN.is_set(post);
     const uint32_t ctl = reg.state.quadrant[lq].ctl;
     const bool fed_by_fast_fifo =
-        reg.REG_CTL.FFIFO_EN.is_set(ctl) &&
+        reg.f.REG_CTL.FFIFO_EN.is_set(ctl) &&
         static_cast<int>(reg.f.REG_LCNT_MAX.START.get(reg.state.quadrant[lq].lcnt_max)) == c.layer;
-    c.quad_fanout = fed_by_fast_fifo && reg.REG_CTL.QUPAC.is_set(ctl);
+    c.quad_fanout = fed_by_fast_fifo && reg.f.REG_CTL.QUPAC.is_set(ctl);
     c.calcx4 = f.LREG_POST.CALCX4.is_set(post) && reg.cfg.kernel_mem.calcx4_block_stride > 0;
     if (c.calcx4) c.calcx4_block = f.LREG_OCHAN.OCHAN_MAX.get(reg(lq, LREG_OCHAN)) + 1;
     c.broadcast = f.LREG_LCTL.BROADCAST.is_set(reg(lq, LREG_LCTL));
