@@ -129,14 +129,16 @@ bool decode_counts(const LayerRegs& reg, LayerConfig& c) {
         const bool pooled = f.LREG_LCTL.POOL_EN.is_set(reg(lq, LREG_LCTL));
         const uint32_t row_window = pooled ? f.LREG_PRCNT.PRCNT_MAX.get(reg(lq, LREG_PRCNT)) + 1 : 1;
         const uint32_t ccnt = reg(lq, LREG_CCNT);
-        decode_count_from_stop(reg(lq, LREG_RCNT), f.LREG_RCNT.RCNT_MAX, f.LREG_RCNT.RCNT_PAD, f.LREG_RCNT.RCNT_PADEN, row_window, c.programmed_rows,
-                               c.pad_rows, c.in_rows);
-        decode_count_from_stop(ccnt, f.LREG_CCNT.CCNT_MAX, f.LREG_CCNT.CCNT_PAD, f.LREG_CCNT.CCNT_PADEN, std::max(1u, f.LREG_CCNT.CCNT_DIFF.get(ccnt)),
-                               c.programmed_cols, c.pad_cols, c.in_cols);
-    } else if (!decode_count(reg(lq, LREG_RCNT), f.LREG_RCNT.RCNT_MAX, f.LREG_RCNT.RCNT_PAD, c.programmed_rows, c.pad_rows, c.in_rows)) {
+        decode_count_from_stop(reg(lq, LREG_RCNT), f.LREG_RCNT.RCNT_MAX, f.LREG_RCNT.RCNT_PAD, f.LREG_RCNT.RCNT_PADEN,
+                               row_window, c.programmed_rows, c.pad_rows, c.in_rows);
+        decode_count_from_stop(ccnt, f.LREG_CCNT.CCNT_MAX, f.LREG_CCNT.CCNT_PAD, f.LREG_CCNT.CCNT_PADEN,
+                               std::max(1u, f.LREG_CCNT.CCNT_DIFF.get(ccnt)), c.programmed_cols, c.pad_cols, c.in_cols);
+    } else if (!decode_count(reg(lq, LREG_RCNT), f.LREG_RCNT.RCNT_MAX, f.LREG_RCNT.RCNT_PAD, c.programmed_rows,
+                             c.pad_rows, c.in_rows)) {
         reg.warn(lq, LREG_RCNT, "row count does not exceed twice the padding; layer skipped");
         return false;
-    } else if (!decode_count(reg(lq, LREG_CCNT), f.LREG_CCNT.CCNT_MAX, f.LREG_CCNT.CCNT_PAD, c.programmed_cols, c.pad_cols, c.in_cols)) {
+    } else if (!decode_count(reg(lq, LREG_CCNT), f.LREG_CCNT.CCNT_MAX, f.LREG_CCNT.CCNT_PAD, c.programmed_cols,
+                             c.pad_cols, c.in_cols)) {
         reg.warn(lq, LREG_CCNT, "column count does not exceed twice the padding; layer skipped");
         return false;
     }
@@ -232,7 +234,8 @@ void decode_post(const LayerRegs& reg, LayerConfig& c) {
     c.weight_bits = static_cast<uint32_t>(arith::weight_bits(c.weight_format));
     c.binary_weights = c.weight_bits == 1 && reg.f.REG_CTL.TIMESHFT.is_set(reg.state.quadrant[lq].ctl);
     // SCALE_SHFT:SCALE_REG together are the sign-magnitude shift code arith decodes.
-    c.output_shift = arith::decode_output_shift(f.LREG_POST.SCALE_SHFT.get(post) << f.LREG_POST.SCALE_REG.width | f.LREG_POST.SCALE_REG.get(post));
+    c.output_shift = arith::decode_output_shift(f.LREG_POST.SCALE_SHFT.get(post) << f.LREG_POST.SCALE_REG.width |
+                                                f.LREG_POST.SCALE_REG.get(post));
     if (f.LREG_POST.OUT_ABS.is_set(post))
         c.activation = arith::Activation::Abs;
     else if (f.LREG_LCTL.ACT_EN.is_set(reg(lq, LREG_LCTL)))
@@ -314,8 +317,8 @@ void decode_pointers(const LayerRegs& reg, LayerConfig& c) {
     const uint32_t skip = f.LREG_LCTL2.WPTR_INC.get(reg(lq, LREG_LCTL2));
     c.write_stride = (skip + 1) * (c.wide_output && c.convolution ? 4 : 1);
     c.write_pass_offset = f.LREG_WPTR_CHOFFS.WPTR_CHOFF.get(reg(lq, LREG_WPTR_CHOFFS));
-    c.write_group_offset =
-        c.convolution ? f.LREG_WPTR_MOFFS.WPTR_MOFF.get(reg(lq, LREG_WPTR_MOFFS)) : f.LREG_WPTR_TOFFS.WPTR_TOFF.get(reg(lq, LREG_WPTR_TOFFS));
+    c.write_group_offset = c.convolution ? f.LREG_WPTR_MOFFS.WPTR_MOFF.get(reg(lq, LREG_WPTR_MOFFS))
+                                         : f.LREG_WPTR_TOFFS.WPTR_TOFF.get(reg(lq, LREG_WPTR_TOFFS));
     c.quadrant_write_base.assign(reg.cfg.quadrants, 0);
     for (int q : reg.quadrants) c.quadrant_write_base[q] = f.LREG_WPTR_BASE.WPTR_BASE.get(reg(q, LREG_WPTR_BASE));
 }
