@@ -213,6 +213,47 @@ LayerWeights spread_depthwise(const LayerWeights& own) {
     return w;
 }
 
+// Broadcast depth-wise: processor p's result is written at byte position
+// p - first, where first is the layer's first enabled processor rounded down to
+// its word group, not at p's rank among the enabled processors. The generator
+// relies on it: it points the write pointer at that group and spans XPCH_MAX
+// from it to the last output processor (izer backend max7800x.py, LREG_WPTR_BASE
+// from ffs(output map) & ~3, LREG_LCTL2 from fls(output map) minus that), and
+// the output map equals the input map. So with processors 0x000f000f000f000f
+// quadrant 1's four outputs are at positions 16..19 (its own memories), not 4..7.
+// Returns the slots of w's outputs, empty where every output is at its rank.
+std::vector<uint32_t> depthwise_slots(const LayerConfig& c, const LayerWeights& w,
+                                      std::vector<EngineWarning>& warnings) {
+    if (!c.broadcast || w.processors == 0) return {};
+    constexpr uint32_t kBytesPerWord = 4;
+    const uint32_t first = static_cast<uint32_t>(c.processors.front().global) / kBytesPerWord * kBytesPerWord;
+    std::vector<uint32_t> slots(w.outputs);
+    bool at_rank = true;
+    for (uint32_t i = 0; i < w.processors; ++i) {
+        const LayerProcessor& p = c.processors[static_cast<std::size_t>(w.processor_index[i])];
+        const uint32_t position = static_cast<uint32_t>(p.global) - first;
+        if (position >= c.channel_positions)
+            warnings.push_back({p.quadrant, c.layer, "LREG_LCTL2",
+                                "depth-wise processor " + std::to_string(p.local) + " lies at output position " +
+                                    std::to_string(position) + ", beyond the " + std::to_string(c.channel_positions) +
+                                    " positions XPCH_MAX spans; its output lands in the next pass's place",
+                                "depthwise_beyond_span"});
+        for (uint32_t j = 0; j < w.passes; ++j) {
+            const uint32_t o = j * w.processors + i;
+            slots[o] = j * c.channel_positions + position;
+            at_rank = at_rank && slots[o] == o;
+        }
+    }
+    if (at_rank) slots.clear();
+    return slots;
+}
+
+LayerWeights depthwise_weights(const LayerConfig& c, const LayerWeights& own, std::vector<EngineWarning>& warnings) {
+    LayerWeights w = spread_depthwise(own);
+    w.slots = depthwise_slots(c, w, warnings);
+    return w;
+}
+
 }  // namespace
 
 LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, std::vector<EngineWarning>& warnings) {
@@ -227,7 +268,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
 
     if (c.bypass) {  // no kernel memory is read: every weight is 1
         std::fill(w.values.begin(), w.values.end(), int8_t{1});
-        return c.depthwise ? spread_depthwise(w) : w;
+        return c.depthwise ? depthwise_weights(c, w, warnings) : w;
     }
     const uint32_t bits = c.weight_bits;
     const uint32_t slot = c.kernel_slot_bytes;
@@ -279,7 +320,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
                                     ": mask addresses reach beyond kernel memory; missing weights are 0",
                                 "kernel_beyond_memory"});
     }
-    if (c.depthwise) return spread_depthwise(w);
+    if (c.depthwise) return depthwise_weights(c, w, warnings);
     return w;
 }
 

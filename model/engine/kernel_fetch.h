@@ -33,6 +33,12 @@ struct LayerWeights {
     uint32_t taps = 0;  // kernel_rows * kernel_cols
     std::vector<int8_t> values;
     std::vector<int> processor_index;  // LayerConfig::processors index of each weight processor
+    // Where output o is written: output pass * channel positions + channel
+    // position. Empty where that is o itself (every layer but a broadcast
+    // depth-wise one whose processors leave gaps).
+    std::vector<uint32_t> slots;
+
+    uint32_t slot(uint32_t o) const { return slots.empty() ? o : slots[o]; }
 
     int8_t at(uint32_t o, uint32_t i, uint32_t j, uint32_t t) const {
         return values[((static_cast<std::size_t>(o) * processors + i) * passes + j) * taps + t];

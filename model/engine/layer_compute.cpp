@@ -152,16 +152,20 @@ void compute_all_pixels(WorkerPool* pool, const ConvProblem& p, std::size_t pixe
 // writes must land: channel by channel, pixel by pixel. 8-bit outputs go a
 // group of up to four channel positions sharing their words at a time
 // (OutputWriter::write8_group: the same memory as channel by channel).
-void write_outputs(const LayerConfig& cfg, const ConvProblem& p, const void* results, uint32_t first, uint32_t end,
-                   std::size_t pixels, OutputWriter& out, LayerBiases& biases, std::vector<EngineWarning>& warnings) {
+// Output o is written at its slot (LayerWeights::slot).
+void write_outputs(const LayerConfig& cfg, const LayerWeights& weights, const ConvProblem& p, const void* results,
+                   uint32_t first, uint32_t end, std::size_t pixels, OutputWriter& out, LayerBiases& biases,
+                   std::vector<EngineWarning>& warnings) {
     const std::size_t stride = result_stride(p);
     for (uint32_t o = first; o < end;) {
-        const uint32_t t = o % cfg.channel_positions;
-        const uint64_t pass_offset = uint64_t{o / cfg.channel_positions} * cfg.write_pass_offset;
-        // Outputs o .. o + n - 1: the same pass and group of four positions, no bias warning inside.
+        const uint32_t slot = weights.slot(o);
+        const uint32_t t = slot % cfg.channel_positions;
+        const uint64_t pass_offset = uint64_t{slot / cfg.channel_positions} * cfg.write_pass_offset;
+        // Outputs o .. o + n - 1: adjacent slots of the same pass and group of
+        // four positions, no bias warning inside.
         uint32_t n = 1;
         while (!cfg.wide_output && o + n < end && (t + n) % 4 != 0 && t + n < cfg.channel_positions &&
-               o + n != biases.warning_output)
+               weights.slot(o + n) == slot + n && o + n != biases.warning_output)
             ++n;
         if (o == biases.warning_output) warnings.insert(warnings.end(), biases.warnings.begin(), biases.warnings.end());
         if (!cfg.wide_output) {
@@ -228,7 +232,7 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
         compute_all_pixels(state.compute_pool, part, pixels, results.data(), cfg.layer);
         const uint32_t first_output = first * kBlockOutputs;
         const uint32_t end_output = std::min<uint32_t>(weights.outputs, first_output + part.blocks * kBlockOutputs);
-        write_outputs(cfg, part, results.data(), first_output, end_output, pixels, out, biases, warnings);
+        write_outputs(cfg, weights, part, results.data(), first_output, end_output, pixels, out, biases, warnings);
     }
     stats.macs = uint64_t{pixels} * weights.outputs * weights.processors * weights.passes * weights.taps;
     count_convolution_activity(state, cfg, weights, pixels);

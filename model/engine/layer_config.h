@@ -105,13 +105,18 @@ struct LayerConfig {
     // LREG_POST.DW_EN (MAX78002): depth-wise convolution, every processor
     // convolves its own input channel with its own kernel into output channel
     // number = its index among the enabled processors; nothing is summed across
-    // processors.
+    // processors. Where that channel is written: see `broadcast`.
     bool depthwise = false;
+    // LREG_LCTL.BROADCAST with depth-wise (the generator sets it when the
+    // output processors are the input processors): each processor's result
+    // stays at its own byte position, counted from the word group of the first
+    // enabled processor (kernel_fetch.h, depthwise_slots); the bias is stored
+    // four-way interleaved.
     bool broadcast = false;
     // LREG_LCTL.BYPASS (MAX78002 kernel bypass): the multipliers are bypassed,
     // every weight is 1 (izer's model of it: a kernel of ones, output shift 7);
     // every enabled processor takes part although no mask is enabled.
-    bool bypass = false;  // LREG_LCTL.BROADCAST with depth-wise: bias stored four-way interleaved
+    bool bypass = false;
 
     // Output channels.
     uint32_t channel_positions = 1;  // output channels per pass (from LCTL2 XPCH_MAX)

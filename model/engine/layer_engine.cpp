@@ -18,18 +18,22 @@ namespace ai8x {
 namespace {
 
 // Reads the layer's output from the places compute_convolution wrote it:
-// channel o sits at position o % channel_positions of output pass o / channel_positions.
-LayerOutput read_back(const LayerConfig& cfg, uint32_t outputs, const LayerStats& stats, OutputWriter& writer) {
+// channel o sits at position slot % channel_positions of output pass
+// slot / channel_positions, its slot being o itself but in a broadcast
+// depth-wise layer (LayerWeights::slot).
+LayerOutput read_back(const LayerConfig& cfg, const LayerWeights& weights, const LayerStats& stats,
+                      OutputWriter& writer) {
     LayerOutput out;
     out.layer = cfg.layer;
-    out.channels = outputs;
+    out.channels = weights.outputs;
     out.rows = stats.out_rows;
     out.cols = stats.out_cols;
     const uint64_t pixels = uint64_t{out.rows} * out.cols;
-    out.values.reserve(pixels * outputs);
-    for (uint32_t o = 0; o < outputs; ++o) {
-        const uint32_t t = o % cfg.channel_positions;
-        const uint64_t pass_offset = uint64_t{o / cfg.channel_positions} * cfg.write_pass_offset;
+    out.values.reserve(pixels * weights.outputs);
+    for (uint32_t o = 0; o < weights.outputs; ++o) {
+        const uint32_t slot = weights.slot(o);
+        const uint32_t t = slot % cfg.channel_positions;
+        const uint64_t pass_offset = uint64_t{slot / cfg.channel_positions} * cfg.write_pass_offset;
         for (uint64_t n = 0; n < pixels; ++n) {
             const uint64_t offset = n * cfg.write_stride + pass_offset;
             int64_t v = 0;
@@ -171,7 +175,7 @@ LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warning
     const LayerWeights weights = fetch_weights(state_, *cfg, warnings);
     if (!image) image = make_conv_image(*planes, weights, cfg->pad_rows, cfg->pad_cols, spread);
     compute_convolution(state_, *cfg, *image, weights, writer, stats, warnings);
-    if (captured_) captured_->push_back(read_back(*cfg, weights.outputs, stats, writer));
+    if (captured_) captured_->push_back(read_back(*cfg, weights, stats, writer));
     return stats;
 }
 

@@ -240,6 +240,24 @@ TEST_CASE("rtl run: a slower FIFO loader lengthens the wait, not CNN Cycles", "[
           fast.kind_fields.at("rtl").at("fifo_frame_wait_cycles").get<uint64_t>() + 187 * 20);
 }
 
+// MAX78002 --rtl-preload --fifo --result-output, streaming: layer 0 is a
+// broadcast depth-wise convolution on processors 0x000f000f000f000f, whose
+// outputs stay in each quadrant's own memory (positions 0-3, 16-19, 32-35,
+// 48-51), where layer 1 reads them.
+const std::string kSpreadDepthwiseFolder = "rtl87p-fifostream-depthwise-quantpool-3a9795";
+
+TEST_CASE("rtl run: a depth-wise layer spread over the quadrants keeps each output in its quadrant",
+          "[rtl][run][fifo]") {
+    const RunResult r = run_in_process(rtl_options(kRtlVectors + "/" + kSpreadDepthwiseFolder));
+    const std::string said = all_messages(r);
+    INFO(said);
+    CHECK(r.exit_code == kRunPass);
+    const nlohmann::json& rtl = r.kind_fields.at("rtl");
+    CHECK(rtl.at("expected_files") == 14);
+    CHECK(rtl.at("matched_words") == 2240);
+    CHECK_FALSE(rtl.contains("mismatch"));
+}
+
 // MAX78000 --rtl --mlator --mlator-noverify: check_output() reads the output
 // through the memory translator only.
 const std::string kMlatorFolder = "rtl-mlator-589b91";

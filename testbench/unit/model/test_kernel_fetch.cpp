@@ -8,6 +8,7 @@
 
 #include <random>
 #include <string>
+#include <vector>
 
 #include "model/engine/kernel_fetch.h"
 
@@ -107,4 +108,73 @@ TEST_CASE("weights decoded a run at a time equal the tap-by-tap reader", "[engin
     // The draws reached the warnings and the truncated ranges.
     CHECK(warned > 20);
     CHECK(truncated > 20);
+}
+
+namespace {
+
+// A broadcast depth-wise 1x1 layer of 8-bit weights on the processors `globals`
+// (16 per quadrant), two input passes, XPCH_MAX spanning `positions`.
+LayerConfig depthwise_layer(const std::vector<int>& globals, uint32_t positions) {
+    LayerConfig c;
+    c.layer = 1;
+    c.lead_quadrant = globals.front() / 16;
+    c.weight_bits = 8;
+    c.weight_format = arith::WeightFormat::Bits8;
+    c.kernel_slot_bytes = 1;
+    c.depthwise = true;
+    c.broadcast = true;
+    c.convolution = true;
+    c.passes = 2;
+    c.channel_positions = positions;
+    c.mask_start = 0;
+    c.mask_end = (c.passes - 1) * c.weight_bits;
+    for (int g : globals) c.processors.push_back({g / 16, g % 16, g, true});
+    return c;
+}
+
+bool warned_of(const std::vector<EngineWarning>& warnings, const std::string& kind) {
+    for (const EngineWarning& w : warnings)
+        if (w.kind == kind) return true;
+    return false;
+}
+
+}  // namespace
+
+// The generator sets BROADCAST when a depth-wise layer's output processors are
+// its input processors, points the write pointer at the first processor's word
+// group and spans XPCH_MAX to the last processor (izer backend max7800x.py):
+// each result stays at its processor's own byte position. With the processor
+// map 0x000f000f000f000f (vectors-rtl rtl87p-fifostream-depthwise-quantpool)
+// quadrant 1's channels belong at positions 16..19, in quadrant 1's memory,
+// not at their ranks 4..7 in quadrant 0's.
+TEST_CASE("broadcast depth-wise outputs stay at their processors' positions", "[engine][kernel_fetch]") {
+    AcceleratorState state{device()};
+    std::vector<EngineWarning> warnings;
+    // Processors 4, 5 of quadrant 0 and 4, 5, 6 of quadrant 1: positions from 4.
+    const LayerConfig gaps = depthwise_layer({4, 5, 20, 21, 22}, 19);
+    const LayerWeights w = fetch_weights(state, gaps, warnings);
+    REQUIRE(w.outputs == 10);
+    const uint32_t positions[] = {0, 1, 16, 17, 18};
+    for (uint32_t j = 0; j < 2; ++j)
+        for (uint32_t i = 0; i < 5; ++i) {
+            INFO("pass " << j << " processor " << i);
+            CHECK(w.slot(j * 5 + i) == j * 19 + positions[i]);
+        }
+    CHECK_FALSE(warned_of(warnings, "depthwise_beyond_span"));
+
+    SECTION("without broadcast the outputs are packed at their ranks") {
+        LayerConfig packed = gaps;
+        packed.broadcast = false;
+        const LayerWeights p = fetch_weights(state, packed, warnings);
+        for (uint32_t o = 0; o < p.outputs; ++o) CHECK(p.slot(o) == o);
+    }
+    SECTION("contiguous processors from a word boundary sit at their ranks") {
+        const LayerWeights p = fetch_weights(state, depthwise_layer({8, 9, 10, 11, 12, 13}, 6), warnings);
+        CHECK(p.slots.empty());
+        for (uint32_t o = 0; o < p.outputs; ++o) CHECK(p.slot(o) == o);
+    }
+    SECTION("a processor beyond XPCH_MAX's span is warned about") {
+        fetch_weights(state, depthwise_layer({4, 5, 20, 21, 22}, 18), warnings);
+        CHECK(warned_of(warnings, "depthwise_beyond_span"));
+    }
 }
