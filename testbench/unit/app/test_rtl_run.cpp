@@ -128,8 +128,7 @@ TEST_CASE("rtl run: a corrupted expected dump fails, naming file, instance and w
     const std::string said = all_messages(r);
     INFO(said);
     CHECK(r.exit_code == kRunFail);
-    CHECK(contains(said, "data-expected/DRAM_x16_0_proc_4_ram_0.dat"));
-    CHECK(contains(said, "word 0x801"));
+    CHECK(contains(said, "data-expected/DRAM_x16_0_proc_4_ram_0.dat: cnn.q0.p4.sram word 0x801"));
     CHECK(contains(said, "expected 12345678"));
     const nlohmann::json& m = r.kind_fields.at("rtl").at("mismatch");
     CHECK(m.at("word") == 0x801);
@@ -150,9 +149,18 @@ TEST_CASE("rtl run: a corrupted preload fails, naming the dump that differs", "[
     const std::string said = all_messages(r);
     INFO(said);
     CHECK(r.exit_code == kRunFail);
-    CHECK(contains(said, "dump differs from data-expected/DRAM_"));
-    CHECK(contains(said, "expected "));
-    CHECK(r.kind_fields.at("rtl").at("mismatch").at("mismatching_words") > 0);
+    // The first word that differs: the expected file, the memory instance, the
+    // word and what data-expected/ holds there.
+    const std::string expected_word =
+        std::regex_replace(text_of(fs::path(dir) / "data-expected" / "DRAM_x16_0_proc_0_ram_0.dat"),
+                           std::regex(R"([\s\S]*?@0800 ([0-9a-f]{8})[\s\S]*)"), "$1");
+    REQUIRE(expected_word.size() == 8);
+    CHECK(contains(said, "dump differs from data-expected/DRAM_x16_0_proc_0_ram_0.dat: cnn.q0.p0.sram word 0x800"));
+    CHECK(contains(said, "expected " + expected_word + ", got "));
+    const nlohmann::json& m = r.kind_fields.at("rtl").at("mismatch");
+    CHECK(m.at("word") == 0x800);
+    CHECK(m.at("expected") == expected_word);
+    CHECK(m.at("mismatching_words") > 0);
 }
 
 TEST_CASE("rtl run: a missing preload stops the run, naming the file", "[rtl][run]") {
@@ -166,15 +174,23 @@ TEST_CASE("rtl run: a missing preload stops the run, naming the file", "[rtl][ru
     CHECK(contains(said, "data/DRAM_x16_0_proc_0_ram_0.dat: missing"));
 }
 
-TEST_CASE("rtl run: a malformed preload line is named by file and line", "[rtl][run]") {
-    ScratchDir scratch("rtl-run-malformed");
-    const std::string dir = copy_of(kPreloadFolder, scratch);
-    edit(fs::path(dir) / "data" / "DRAM_x16_0_proc_0_ram_0.dat", R"(@0002 [0-9a-f]{8})", "@0002 0000g096");
-    const RunResult r = run_in_process(rtl_options(dir));
-    const std::string said = all_messages(r);
-    INFO(said);
-    CHECK(r.exit_code == kRunUsageError);
-    CHECK(contains(said, "data/DRAM_x16_0_proc_0_ram_0.dat:3:"));
+// A malformed line of a preload or of an expected dump (line 3 of each here;
+// x and z are digits of $readmemh, g is not) stops the run, naming file and line.
+TEST_CASE("rtl run: a malformed .dat line is named by file and line", "[rtl][run]") {
+    const struct {
+        std::string file, word, malformed;
+    } cases[] = {{"data/DRAM_x16_0_proc_0_ram_0.dat", "0002", "0000g096"},
+                 {"data-expected/DRAM_x16_0_proc_4_ram_0.dat", "0802", "12g45678"}};
+    for (const auto& c : cases) {
+        ScratchDir scratch("rtl-run-malformed");
+        const std::string dir = copy_of(kPreloadFolder, scratch);
+        edit(fs::path(dir) / c.file, "@" + c.word + " [0-9a-f]{8}", "@" + c.word + " " + c.malformed);
+        const RunResult r = run_in_process(rtl_options(dir));
+        const std::string said = all_messages(r);
+        INFO(said);
+        CHECK(r.exit_code == kRunUsageError);
+        CHECK(contains(said, c.file + ":3: value '" + c.malformed + "' is not hexadecimal"));
+    }
 }
 
 TEST_CASE("rtl run: fail() fails the run, naming where it was called", "[rtl][run]") {
