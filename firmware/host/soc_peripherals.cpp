@@ -4,6 +4,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "firmware/host/camera/camera_interface.h"
 #include "firmware/host/elf_image.h"
 #include "firmware/host/gpio.h"
 #include "firmware/host/sema.h"
@@ -46,6 +47,8 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
                 simctl_ = make<SimControl>(i.name);
             else if (p.name == regs::sema::kName)
                 make<Sema>(i.name);
+            else if (p.name == regs::pcif::kName)
+                make<CameraInterface>(i.name);
             else if (p.name == regs::gpio::kName)
                 make<Gpio>(i.name, i.name);
             else if (p.name != regs::fast_fifo::kName && p.name != regs::rtl_tb::kName)
