@@ -160,8 +160,8 @@ std::string CameraInterface::stall_reason() const {
     if (!s.started) return "the camera stream was never started (the program did not write sim->trig)";
     if (!capture_config().capturing()) return "the camera interface is not capturing (CTRL.PCIF_SYS or READ_MODE off)";
     if (!s.finished || fifo_.level() > 0) return {};
-    return fmt::format("the camera waveform {} ended ({} rows, {}) after {} words, {} of them read{}", s.source,
-                       s.rows, s.pace, s.words_captured, s.words_read,
+    return fmt::format("the camera waveform {} ended ({} rows, {}) after {} words, {} of them read{}", s.source, s.rows,
+                       s.pace, s.words_captured, s.words_read,
                        s.words_lost ? fmt::format(", {} lost to a full FIFO", s.words_lost) : "");
 }
 

@@ -6,6 +6,7 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 
+#include "build_paths.h"
 #include "firmware/host/camera/camera_image.h"
 #include "firmware/host/camera/camera_interface.h"
 #include "tlm/wire.h"
@@ -150,4 +151,24 @@ TEST_CASE("Nothing is captured before the trigger's rising edge", "[camera][peri
     trig.write(true);
     run_ns(1e5);
     CHECK(b.cpu.read(kFifoData) == pixel_word(0));
+}
+
+TEST_CASE("Both devices have the camera interface at the MSDK's address and interrupt", "[camera][periph]") {
+    const auto pcif_of = [](const DeviceConfig& c) -> const PeripheralInstance* {
+        for (const PeripheralDescription& p : c.registers->peripherals)
+            for (const PeripheralInstance& i : p.instances)
+                if (i.name == "PCIF") return &i;
+        return nullptr;
+    };
+    const DeviceConfig max78000 = config();
+    const DeviceConfig max78002 = load_device_config(AI8XSIM_SOURCE_DIR "/configs/max78002.yaml");
+    const PeripheralInstance* a = pcif_of(max78000);
+    const PeripheralInstance* b = pcif_of(max78002);
+    REQUIRE(a);
+    REQUIRE(b);
+    CHECK(a->base == 0x4000E000);
+    CHECK(b->base == 0x4000E000);
+    CHECK(a->interrupt == 91);   // the MAX78000's numbering: cnn 101
+    CHECK(b->interrupt == 107);  // the MAX78002's: cnn 117
+    CHECK(a->interrupt - int(max78000.cnn_irq) == b->interrupt - int(max78002.cnn_irq));
 }
