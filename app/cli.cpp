@@ -77,6 +77,13 @@ CLI::App* add_run_command(CLI::App& app, RunOptions& o, std::vector<std::string>
     run->add_option("--timeline", o.timeline_out,
                     "Write phases, layers, stalls and interrupts as a Chrome trace-event JSON timeline to FILE")
         ->type_name("FILE");
+    run->add_option("--camera", o.camera_file,
+                    "Feed the camera interface from FILE: a .csv waveform, or a PNG/PPM/PGM picture (docs/camera.md)")
+        ->type_name("FILE")
+        ->check(CLI::ExistingFile);
+    run->add_option("--camera-period", o.camera_period_ns, "Play the camera waveform at a row every NS nanoseconds")
+        ->type_name("NS")
+        ->check(CLI::PositiveNumber);
     run->add_option("--timeout", o.timeout_ms,
                     "Simulated milliseconds before giving up (an RTL-simulation folder: its run_test.sv's)")
         ->type_name("MS")

@@ -53,6 +53,7 @@ void assemble_board(RunContext& ctx) {
     ctx.accel = &ctx.platform->accelerator();
     configure_accelerator(ctx);
     load_firmware(ctx);
+    connect_camera(ctx);
     ctx.kind->before_start(ctx);
 }
 

@@ -27,6 +27,8 @@ struct RunOptions {
     double timeout_ms = 10000.0;  // --timeout: simulated milliseconds without a verdict
     bool timeout_given = false;   // timeout_ms set by the caller: a folder's own (run_test.sv) does not replace it
     std::string out_dir;          // --out DIR: an RTL-simulation folder's run folder (dumps, log)
+    std::string camera_file;      // --camera FILE: .csv waveform or picture (docs/camera.md)
+    double camera_period_ns = 0;  // --camera-period: asynchronous row period; 0: the folder's
     std::vector<RegisterOverride> overrides;  // --set ADDR=VALUE (repeatable)
     bool quiet_console = false;               // do not stream the firmware console to stdout
     bool check_memory = true;                 // --check-memory / --no-check-memory (firmware memory checker)

@@ -18,6 +18,11 @@ void build_firmware(RunContext& ctx);
 // images, the options that shape the run (threads, fast-forwards, --set),
 // then the kind's preloads.
 void assemble_board(RunContext& ctx);
+// Part of assemble_board (app/run_camera.cpp): the camera interface's feed,
+// when the firmware reads the camera or --camera names one.
+void connect_camera(RunContext& ctx);
+// Why the firmware may be waiting for camera data that never comes, or empty.
+std::string camera_stall(const RunContext& ctx);
 // What watches the run: GDB, the bus trace, the inference timer, the firmware
 // phases, the memory checker, the waveform recorder, the console, then the
 // kind's own.

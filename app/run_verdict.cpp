@@ -28,6 +28,12 @@ void report_unused_overrides(RunContext& ctx) {
     }
 }
 
+// The camera's part in a run that ended waiting, if it has one.
+std::string camera_note(const RunContext& ctx) {
+    const std::string stall = camera_stall(ctx);
+    return stall.empty() ? std::string() : "; " + stall;
+}
+
 // Why a run without a verdict ended: the CPU sleeping with nothing to wake
 // it, or the time-out; where the cores were.
 std::string no_verdict_error(const RunContext& ctx) {
@@ -40,7 +46,7 @@ std::string no_verdict_error(const RunContext& ctx) {
                                    : ", RISC-V core never released";
     return std::string(starved ? "the CPU sleeps and nothing is left to wake it"
                                : "no verdict within " + std::to_string(ctx.opts.timeout_ms) + " ms of simulated time") +
-           where + "; " + accelerator_ctl_summary(*ctx.accel);
+           where + "; " + accelerator_ctl_summary(*ctx.accel) + camera_note(ctx);
 }
 
 // The exit code, in this order of precedence: a core's fault, the

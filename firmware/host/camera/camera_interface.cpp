@@ -22,7 +22,7 @@ CameraInterface::CameraInterface(sc_core::sc_module_name name, const DeviceConfi
 }
 
 void CameraInterface::end_of_elaboration() {
-    if (trigger.size() == 0) return;  // no testbench block: start_stream() starts it
+    if (trigger.size() == 0) return;  // no testbench block: the first capture enable starts it
     sc_core::sc_spawn_options rising;
     rising.spawn_method();
     rising.dont_initialize();
@@ -115,7 +115,12 @@ void CameraInterface::write_ctrl(uint32_t value) {
     catch_up(access_instant_ps());
     const bool was_capturing = capture_config().capturing();
     CTRL.set(value);
-    if (!was_capturing && capture_config().capturing()) capture_.arm();
+    if (!was_capturing && capture_config().capturing()) {
+        capture_.arm();
+        // Without a testbench to trigger it, the camera runs freely: its
+        // frames are there from the moment the interface looks at the pins.
+        if (trigger.size() == 0) start_stream();
+    }
     schedule_wake();
 }
 

@@ -6,7 +6,8 @@
 //
 // The stream starts at the rising edge of `trigger` (run_test.sv's
 // @(posedge sim.trig[0]); the testbench block drives it when the program
-// writes sim->trig). The pins are evaluated lazily: every register access
+// writes sim->trig); without a trigger bound, when capture is first enabled
+// (a free-running camera). The pins are evaluated lazily: every register access
 // first applies the waveform's rows up to the access's instant, so a program
 // that polls INT_FL sees words arrive at the pace of the pixel clock, and a
 // slow camera stalls whatever waits for its words. While an interrupt is
