@@ -10,6 +10,7 @@ namespace ai8x {
 
 void Platform::connect_soc() {
     periph_.attach(accel_.fast_fifo());
+    attach_camera();
     Gcr& gcr = periph_.gcr();
     Gcfr& gcfr = periph_.gcfr();
     PowerControl& power = accel_.power();
@@ -25,6 +26,12 @@ void Platform::connect_soc() {
         spdlog::warn("the firmware starts the RISC-V core at {}, but the folder has no RISC-V image (main_riscv.c)",
                      hex32(periph_.fcr().boot_address()));
     };
+}
+
+void Platform::attach_camera() {
+    if (!cfg_.registers->find_peripheral(regs::pcif::kName)) return;
+    camera_ = std::make_unique<CameraInterface>("pcif", cfg_);
+    periph_.attach(*camera_);
 }
 
 void Platform::assume_cnn_enabled() {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <optional>
 
+#include "app/camera_folder.h"
 #include "app/run_context.h"
 #include "app/rtl_folder_kind.h"
 
@@ -10,8 +11,12 @@ namespace fs = std::filesystem;
 
 namespace ai8x {
 
+// A folder generated for the camera (--input-csv) includes the RTL testbench's
+// camera header, pcif_defines_af2.h, in its embedded-C form too.
 FirmwareSources FolderKind::firmware_sources(const RunContext& ctx) const {
-    return FirmwareSources::of_folder(ctx.vector_dir);
+    FirmwareSources s = FirmwareSources::of_folder(ctx.vector_dir);
+    if (read_camera_request(ctx.vector_dir).uses_camera) s.include_dirs.push_back(rtl_environment_include_dir());
+    return s;
 }
 
 namespace {

@@ -71,6 +71,8 @@ RtlTestbenchControl& Platform::add_rtl_testbench() {
     if (rtl_testbench_) throw std::logic_error("Platform::add_rtl_testbench: the board has one testbench");
     rtl_testbench_ = std::make_unique<RtlTestbenchControl>("rtl_testbench", cfg_);
     periph_.attach(*rtl_testbench_);
+    // run_test.sv starts the camera stream at @(posedge sim.trig[0]).
+    if (camera_) camera_->trigger.bind(rtl_testbench_->trig);
     return *rtl_testbench_;
 }
 

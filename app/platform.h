@@ -10,6 +10,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "firmware/host/camera/camera_interface.h"
 #include "firmware/host/core_inputs.h"
 #include "firmware/host/cortex_m4.h"
 #include "firmware/host/riscv_core.h"
@@ -47,6 +48,10 @@ public:
     // window (call once, before sc_start).
     RtlTestbenchControl& add_rtl_testbench();
     RtlTestbenchControl* rtl_testbench() { return rtl_testbench_.get(); }
+    // The camera interface (PCIF), when the description has one: on the SoC
+    // interconnect from the start; its stream starts at the testbench's trig
+    // once add_rtl_testbench() made it, else when capture is first enabled.
+    CameraInterface* camera() { return camera_.get(); }
     // The CNN's power and clock state, on both ends of the wires (the SoC's
     // GCFR and GCR, the accelerator's power control): the SoC's reset, where
     // add_cpu() puts it. Without a CPU (replaying a trace of the accelerator's
@@ -60,6 +65,7 @@ private:
     // The SoC's clock, power and interrupt outputs to the accelerator and the
     // cores, as wires (app/board_wiring.cpp; `ai8xsim info` lists them).
     void connect_soc();
+    void attach_camera();
     void connect_cpu_interrupts();
     void assume_cnn_enabled();
 
@@ -71,6 +77,7 @@ private:
     std::unique_ptr<CortexM4> cpu_;
     std::unique_ptr<RiscvCore> riscv_;
     std::unique_ptr<RtlTestbenchControl> rtl_testbench_;
+    std::unique_ptr<CameraInterface> camera_;
     WireSet wires_;
     CoreInputs riscv_in_;               // the RISC-V core's clock (GCR PCLKDIS1.CPU1)
     std::unique_ptr<CoreInputs> nvic_;  // the Cortex-M4's interrupt inputs (add_cpu)

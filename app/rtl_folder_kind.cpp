@@ -23,6 +23,8 @@ std::string in_folder(const std::string& dir, const std::string& file) { return 
 
 }  // namespace
 
+std::string rtl_environment_include_dir() { return std::string(kEnvironment) + "/include"; }
+
 std::string RtlFolderKind::check_folder(const std::string& dir) const {
     try {
         read_rtl_folder(dir);
@@ -44,7 +46,7 @@ FirmwareSources RtlFolderKind::firmware_sources(const RunContext& ctx) const {
     s.dir = ctx.vector_dir;
     s.arm = {in_folder(s.dir, folder_->arm_source), helpers};
     if (!folder_->riscv_source.empty()) s.riscv = {in_folder(s.dir, folder_->riscv_source), helpers};
-    s.include_dirs = {std::string(kEnvironment) + "/include"};
+    s.include_dirs = {rtl_environment_include_dir()};
     s.arm_flags = folder_->arm_cflags;
     s.riscv_flags = folder_->riscv_cflags;
     if (folder_->riscv_layout) {

@@ -20,6 +20,10 @@
 
 namespace ai8x {
 
+// The headers of our testbench environment (firmware/rtl/include); the
+// generator's embedded-C camera programs include its pcif_defines_af2.h too.
+std::string rtl_environment_include_dir();
+
 class RtlFolderKind : public FolderKind {
 public:
     std::string name() const override { return "rtl"; }

@@ -53,8 +53,8 @@ void assemble_board(RunContext& ctx) {
     ctx.accel = &ctx.platform->accelerator();
     configure_accelerator(ctx);
     load_firmware(ctx);
-    connect_camera(ctx);
     ctx.kind->before_start(ctx);
+    connect_camera(ctx);
 }
 
 }  // namespace ai8x

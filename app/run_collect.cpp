@@ -113,6 +113,7 @@ void collect_results(RunContext& ctx) {
     report.inference_wall_seconds = ctx.instruments->inference_timer->last_seconds();
     if (ctx.opts.capture_layers || !ctx.opts.dump_layers_dir.empty())
         ctx.result.layer_outputs = ctx.accel->last_result().outputs;
+    collect_camera(ctx);
 }
 
 }  // namespace ai8x

@@ -23,6 +23,9 @@ void assemble_board(RunContext& ctx);
 void connect_camera(RunContext& ctx);
 // Why the firmware may be waiting for camera data that never comes, or empty.
 std::string camera_stall(const RunContext& ctx);
+// Part of collect_results: the camera's summary (the run JSON's "camera":
+// source, pace, rows played, words captured, read and lost), when it was fed.
+void collect_camera(RunContext& ctx);
 // What watches the run: GDB, the bus trace, the inference timer, the firmware
 // phases, the memory checker, the waveform recorder, the console, then the
 // kind's own.

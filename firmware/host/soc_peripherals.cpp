@@ -4,7 +4,6 @@
 
 #include <spdlog/spdlog.h>
 
-#include "firmware/host/camera/camera_interface.h"
 #include "firmware/host/elf_image.h"
 #include "firmware/host/gpio.h"
 #include "firmware/host/sema.h"
@@ -47,12 +46,11 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
                 simctl_ = make<SimControl>(i.name);
             else if (p.name == regs::sema::kName)
                 make<Sema>(i.name);
-            else if (p.name == regs::pcif::kName)
-                make<CameraInterface>(i.name);
             else if (p.name == regs::gpio::kName)
                 make<Gpio>(i.name, i.name);
-            else if (p.name != regs::fast_fifo::kName && p.name != regs::rtl_tb::kName)
-                // not the accelerator's fast FIFO nor the RTL testbench's block (the board attaches them)
+            else if (p.name != regs::fast_fifo::kName && p.name != regs::rtl_tb::kName && p.name != regs::pcif::kName)
+                // not the accelerator's fast FIFO, the RTL testbench's block nor the camera interface (the board
+                // attaches them)
                 make<Peripheral>(i.name, i.name);
         }
     if (!gcr_ || !gcfr_ || !fcr_ || !simctl_)

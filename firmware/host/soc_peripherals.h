@@ -5,11 +5,11 @@
 // error (the CPU takes a bus fault there).
 //
 // Every described peripheral gets a module: those with behaviour are the
-// classes below (GCR, GCFR, FCR, SEMA, GPIO, SIMCTL, and the camera interface
-// PCIF); any other kind (PWRSEQ,
+// classes below (GCR, GCFR, FCR, SEMA, GPIO, SIMCTL); any other kind (PWRSEQ,
 // or one a user adds to the description) is a plain Peripheral whose registers
 // store what is written. A peripheral built elsewhere (the accelerator's fast
-// FIFO) is attached to the same interconnect.
+// FIFO, the RTL testbench's block, the camera interface: app/platform.h) is
+// attached to the same interconnect.
 #pragma once
 
 #include <memory>
