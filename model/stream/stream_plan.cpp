@@ -80,9 +80,16 @@ void check_overlaps(const DeviceConfig& cfg, StreamPlan& p, const StreamLayer& s
     }
 }
 
-// A consumer reads what its producer writes: the same size, passes interleaved per pixel.
+// A consumer reads what its producer writes: the same size, passes interleaved
+// per pixel. The MAX78002's row count ends at the last pooling window (the
+// generator writes the last row read, layer_config.cpp decode_counts): the
+// producer's rows below it, fewer than a pool stride, are never read.
 void check_producer(StreamPlan& p, const StreamLayer& prod, const StreamLayer& s) {
-    if (prod.out_cols != s.cfg.in_cols || prod.out_rows != s.cfg.in_rows)
+    const LayerConfig& c = s.cfg;
+    const bool rows_read =
+        prod.out_rows == c.in_rows ||
+        (prod.out_rows > c.in_rows && (prod.out_rows - c.pool_rows) / c.pool_stride + 1 == c.pooled_rows);
+    if (prod.out_cols != s.cfg.in_cols || !rows_read)
         plan_warning(p, s.cfg.lead_quadrant, s.layer(), "LREG_CCNT",
                      "input " + std::to_string(s.cfg.in_rows) + "x" + std::to_string(s.cfg.in_cols) +
                          " differs from the producer's output " + std::to_string(prod.out_rows) + "x" +
