@@ -49,7 +49,8 @@ ai8xsim_fuzz_harness(fuzz_trace
 ai8xsim_fuzz_harness(fuzz_word_image
   SOURCES tlm/trace_word_file.cpp tlm/trace_number.cpp)
 ai8xsim_fuzz_harness(fuzz_device_config
-  SOURCES tlm/device_config.cpp tlm/energy_config.cpp tlm/rtl_testbench_config.cpp tlm/register_description.cpp
+  SOURCES tlm/device_config.cpp tlm/device_overlay.cpp tlm/energy_config.cpp tlm/rtl_testbench_config.cpp
+          tlm/register_description.cpp
   LIBS yaml-cpp)
 ai8xsim_fuzz_harness(fuzz_elf
   SOURCES firmware/host/elf_image.cpp)
