@@ -277,9 +277,13 @@ bool decode_kernel_range(const LayerRegs& reg, LayerConfig& c) {
         reg.warn(lq, range.last_kind, "mask end address below mask start; layer skipped");
         return false;
     }
-    uint32_t kernels = c.calcx4 ? kCalcx4Outputs * c.calcx4_block : (c.mask_end - c.mask_start) / c.weight_bits + 1;
-    if (c.quad_fanout) kernels *= reg.cfg.quadrants;  // the range counts one quadrant's kernels
-    const uint32_t per_pass = c.channel_positions * c.passes;
+    const uint32_t kernels =
+        c.calcx4 ? kCalcx4Outputs * c.calcx4_block : (c.mask_end - c.mask_start) / c.weight_bits + 1;
+    // Quad fan-out: the range counts one quadrant's kernels, and a quadrant
+    // computes every quadrants-th output channel of a pass, so a pass takes
+    // ceil(channels / quadrants) of its kernels (7 channels: 2, 2, 2 and 1).
+    const uint32_t q = c.quad_fanout ? reg.cfg.quadrants : 1;
+    const uint32_t per_pass = (c.channel_positions + q - 1) / q * c.passes;
     c.output_passes = (kernels + per_pass - 1) / per_pass;
     return true;
 }

@@ -9,6 +9,7 @@
 
 #include <systemc>
 
+#include "model/engine/layer_config.h"
 #include "model/fifo/fast_fifo.h"
 #include "model/registers/register_fields.h"
 #include "testbench/unit/model/accel_test_bench.h"
@@ -193,4 +194,41 @@ TEST_CASE("fast FIFO: with QUPAC every word fans out to all four input FIFOs", "
     for (const auto& words : b.seen) CHECK(words == std::vector<uint32_t>{0x1234});
     CHECK(b.accel.fast_fifo().pushed_words() == 1);
     CHECK_FALSE(b.unknown_offset_decoded);  // no register there: the bus answers an error
+}
+
+// --fast-fifo-quad on a layer whose output channel count is not a multiple of
+// four (the generator's test-fifostream-notvga64x48-hwc-sc: 3 HWC inputs on
+// processors 0-2 of every quadrant, 7 outputs). Every quadrant's LREG_MCNT
+// spans two kernels (ceil(7 / 4)); XPCH_MAX spans 7 channel positions. Quadrant
+// q computes outputs k * 4 + q, so the 8 kernels of the four ranges are one
+// output pass of 7 channels, not two passes of 7 (14 channels, the first
+// of them written from the wrong kernels).
+TEST_CASE("fast FIFO quad fan-out: 7 outputs from ranges of two kernels per quadrant are one pass",
+          "[fifo][fast_fifo][engine]") {
+    AcceleratorState st(max78000());
+    const auto& f = max78000_ctl_fields();
+    for (uint32_t q = 0; q < max78000().quadrants; ++q) {
+        QuadrantRegisters& r = st.quadrant[q];
+        r.ctl = f.CLK_EN.with(f.QUPAC.with(f.FFIFO_EN.with(f.CNN_EN.with(0, 1), 1), 1), 1);
+        r.lreg[LREG_RCNT][0] = 1u << 16 | 5;  // 4x4 data, padding 1
+        r.lreg[LREG_CCNT][0] = 1u << 16 | 5;
+        r.lreg[LREG_ENA][0] = 0x00070007;  // processors 0-2, masks enabled
+        r.lreg[LREG_MCNT][0] = 8;          // kernels 0 and 1 (8-bit weights)
+    }
+    const auto decode = [&](uint32_t channels) {
+        for (auto& q : st.quadrant) q.lreg[LREG_LCTL2][0] = (channels - 1) * 8 << 8;  // XPCH_MAX
+        std::vector<EngineWarning> warnings;
+        return decode_layer(st, 0, {0, 1, 2, 3}, warnings);
+    };
+    const auto seven = decode(7);
+    REQUIRE(seven);
+    CHECK(seven->quad_fanout);
+    CHECK(seven->output_passes == 1);
+    CHECK(seven->channel_positions * seven->output_passes == 7);
+    const auto eight = decode(8);  // the -sc2 twin: two kernels in each quadrant
+    REQUIRE(eight);
+    CHECK(eight->output_passes == 1);
+    const auto four = decode(4);  // four channels of one kernel per quadrant: two kernels are two passes
+    REQUIRE(four);
+    CHECK(four->output_passes == 2);
 }
