@@ -23,15 +23,26 @@ ConvImage make_conv_image(const InputPlanes& in, const LayerWeights& weights, ui
     return image;
 }
 
-PackedWeights pack_weights(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols) {
+namespace {
+
+// All-zero packed weights of `weights`' shape.
+PackedWeights zero_packed(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols) {
     PackedWeights packed;
     const uint32_t channels = weights.processors * weights.passes;
     packed.kernel_rows = kernel_rows;
     packed.row_pairs = (kernel_cols * channels + 1) / 2;
     packed.blocks = static_cast<uint32_t>((weights.outputs + kBlockOutputs - 1) / kBlockOutputs);
+    packed.values.assign(std::size_t{packed.blocks} * kernel_rows * packed.row_pairs * kBlockOutputs * 2, 0);
+    return packed;
+}
+
+}  // namespace
+
+PackedWeights pack_weights(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols) {
+    PackedWeights packed = zero_packed(weights, kernel_rows, kernel_cols);
+    const uint32_t channels = weights.processors * weights.passes;
     const std::size_t pair_values = kBlockOutputs * 2;
     const std::size_t row_values = std::size_t{packed.row_pairs} * pair_values;
-    packed.values.assign(std::size_t{packed.blocks} * kernel_rows * row_values, 0);
     // LayerWeights order is (output, channel, tap); inside a block tap t of
     // channel ch sits in its kernel row's segment at position s = kernel
     // column * channels + ch: value s % 2 of pair s / 2. With an even channel
@@ -62,6 +73,33 @@ PackedWeights pack_weights(const LayerWeights& weights, uint32_t kernel_rows, ui
             }
         }
     }
+    return packed;
+}
+
+PackedWeights fetch_packed_weights(const AcceleratorState& state, const LayerConfig& cfg, LayerWeights& shape,
+                                   std::vector<EngineWarning>& warnings) {
+    if (cfg.bypass || cfg.depthwise) {  // weights not read as stored: dense first
+        shape = fetch_weights(state, cfg, warnings);
+        return pack_weights(shape, cfg.kernel_rows, cfg.kernel_cols);
+    }
+    shape = weight_shape(cfg);
+    PackedWeights packed = zero_packed(shape, cfg.kernel_rows, cfg.kernel_cols);
+    // pack_weights()'s places: output o in lane o % 16 of block o / 16; tap t
+    // of channel ch (processor * passes + pass) in its kernel row's segment at
+    // position s = kernel column * channels + ch, value s % 2 of pair s / 2.
+    const std::size_t pair_values = kBlockOutputs * 2;
+    const std::size_t row_values = std::size_t{packed.row_pairs} * pair_values;
+    const uint32_t channels = shape.processors * shape.passes, cols = cfg.kernel_cols;
+    std::vector<std::size_t> kernel_offset(std::size_t{channels} * shape.taps);
+    for (uint32_t ch = 0; ch < channels; ++ch)
+        for (uint32_t t = 0; t < shape.taps; ++t) {
+            const std::size_t s = std::size_t{t % cols} * channels + ch;
+            kernel_offset[std::size_t{ch} * shape.taps + t] = t / cols * row_values + s / 2 * pair_values + s % 2;
+        }
+    decode_weights(
+        state, cfg, shape,
+        {packed.values.data(), cfg.kernel_rows * row_values, 2, kernel_offset.data(), shape.passes, shape.taps},
+        warnings);
     return packed;
 }
 

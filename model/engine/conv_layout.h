@@ -52,4 +52,12 @@ struct PackedWeights {
 // `kernel_rows` x `kernel_cols` taps.
 PackedWeights pack_weights(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols);
 
+// The layer's weights packed straight from kernel memory: the same values and
+// warnings as pack_weights(fetch_weights()), without the dense array between
+// (bypass and depth-wise layers, whose weights are not read as stored, go
+// that way). `shape` receives the weights' shape; its values are left empty
+// unless the dense way was taken.
+PackedWeights fetch_packed_weights(const AcceleratorState& state, const LayerConfig& cfg, LayerWeights& shape,
+                                   std::vector<EngineWarning>& warnings);
+
 }  // namespace ai8x

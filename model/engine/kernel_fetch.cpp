@@ -1,8 +1,9 @@
 #include "model/engine/kernel_fetch.h"
 
 #include <algorithm>
+#include <memory>
+#include <mutex>
 #include <optional>
-
 #include <string>
 
 namespace ai8x {
@@ -57,10 +58,12 @@ struct KernelReader {
     // The word holding byte stream word `plain` (calcx4 moves it to its block).
     uint64_t word_of(uint64_t plain) const { return plain + word_offset; }
 
-    // Decodes `taps` weights into dst[0..taps): taps are stored last-first in
-    // the byte stream, so tap t is byte last_byte - t; byte b sits in plain
-    // word b / 9 at KernelWord[8 - b % 9]. Words beyond the memory leave 0.
-    void read(uint64_t last_byte, uint32_t taps, const int8_t* decode, int8_t* dst) {
+    // Decodes `taps` weights into dst[place[0..taps)]: taps are stored
+    // last-first in the byte stream, so tap t is byte last_byte - t; byte b
+    // sits in plain word b / 9 at KernelWord[8 - b % 9]. Words beyond the
+    // memory leave 0.
+    template <typename T>
+    void read(uint64_t last_byte, uint32_t taps, const int8_t* decode, T* dst, const std::size_t* place) {
         uint64_t plain = last_byte / 9;
         unsigned position = static_cast<unsigned>(last_byte % 9);
         uint64_t word = word_of(plain);
@@ -68,7 +71,7 @@ struct KernelReader {
             if (word >= kernel_words) {
                 out_of_range = true;
             } else {
-                dst[t] = decode[words[word][8 - position]];
+                dst[place[t]] = decode[words[word][8 - position]];
                 any_written = any_written || written[word];
                 first_word = std::min(first_word, word);
             }
@@ -81,23 +84,27 @@ struct KernelReader {
     }
 };
 
-// The kernels of one processor when they lie back to back in the byte stream
-// (every layout but calcx4 and the quad fast FIFO fan-out): kernel k (k = o * passes + j) at mask address
-// mask_start + k * bits, the kernels up to the mask end. Their bytes are one
-// range [first, last] of the stream, so they are gathered once into stream
-// order and every weight is then one table look-up, instead of the word and
-// position arithmetic of KernelReader per tap. The same weights and flags as
-// KernelReader::read over the same kernels; nullopt when the range reaches
-// beyond kernel memory (KernelReader then decodes, leaving those weights 0).
+// The kernels of the weight processors when they lie back to back in the
+// byte stream (every layout but calcx4 and the quad fast FIFO fan-out):
+// kernel k (k = o * passes + j) at mask address mask_start + k * bits, the
+// kernels up to the mask end. The mask registers are the layer's, so the
+// range is the same for every processor: bytes [first, last] of its stream,
+// gathered once into stream order, and every weight is then one table
+// look-up, instead of the word and position arithmetic of KernelReader per
+// tap. The same weights and flags as KernelReader::read over the same
+// kernels; nullopt when the range reaches beyond kernel memory (KernelReader
+// then decodes, leaving those weights 0).
 struct KernelRun {
     uint32_t kernels = 0;     // kernels 0 .. kernels - 1 lie inside the mask range
     uint64_t first_word = 0;  // the words holding their bytes, first_word .. last_word
     uint64_t last_word = 0;
-    std::vector<uint8_t> bytes;  // stream bytes 9 * first_word, 9 * first_word + 1, ... (whole words)
+    std::size_t processor_bytes = 0;  // (last_word - first_word + 1) * 9
+    // Per weight processor, its stream bytes 9 * first_word, 9 * first_word + 1,
+    // ... (whole words); not zeroed first, gather_run() fills every byte.
+    std::unique_ptr<uint8_t[]> bytes;
 };
 
-std::optional<KernelRun> kernel_run(const LayerConfig& c, const KernelWord* words, uint64_t kernel_words,
-                                    uint32_t kernels) {
+std::optional<KernelRun> kernel_run(const LayerConfig& c, uint64_t kernel_words, uint32_t kernels) {
     KernelRun run;
     if (c.mask_end < c.mask_start || kernels == 0) return run;
     run.kernels = static_cast<uint32_t>(std::min<uint64_t>(kernels, (c.mask_end - c.mask_start) / c.weight_bits + 1));
@@ -107,83 +114,108 @@ std::optional<KernelRun> kernel_run(const LayerConfig& c, const KernelWord* word
     run.first_word = first_byte / 9;
     run.last_word = last_byte / 9;
     if (run.last_word >= kernel_words) return std::nullopt;
+    run.processor_bytes = (run.last_word - run.first_word + 1) * 9;
+    return run;
+}
+
+// Gathers weight processor i's bytes of the run from its kernel memory.
+void gather_run(KernelRun& run, uint32_t i, const KernelWord* words) {
     // Byte b of the stream is KernelWord[8 - b % 9] of word b / 9: each word reversed.
-    run.bytes.resize((run.last_word - run.first_word + 1) * 9);
-    uint8_t* dst = run.bytes.data();
+    uint8_t* dst = run.bytes.get() + i * run.processor_bytes;
     for (uint64_t word = run.first_word; word <= run.last_word; ++word, dst += 9) {
         const KernelWord& w = words[word];
         dst[0] = w[8], dst[1] = w[7], dst[2] = w[6], dst[3] = w[5], dst[4] = w[4];
         dst[5] = w[3], dst[6] = w[2], dst[7] = w[1], dst[8] = w[0];
     }
-    return run;
 }
 
-// Where processor `i`'s kernels of `run` go in w: kernel k = (o, j) at
-// out + o * output_step + j * taps.
-struct RunTarget {
-    int8_t* out;
-    std::size_t output_step;
-    uint32_t taps, passes;
-};
+// The run's last byte of kernel 0 in processor 0's gathered bytes.
+std::size_t first_kernel_last_byte(const LayerConfig& c, const KernelRun& run) {
+    return std::size_t{c.mask_start >> 3} * c.kernel_slot_bytes + c.oned_start_byte + c.kernel_slot_bytes - 1 -
+           run.first_word * 9;
+}
 
 // 8-bit weights: one field per byte, so kernel k's slot follows kernel k -
-// 1's; the kernels of one output are copied pass after pass. 1x1 kernels (one
-// tap) go without the tap loop.
-void decode_byte_run(const LayerConfig& c, const KernelRun& run, const int8_t* decode, const uint8_t* last,
-                     RunTarget to) {
-    const uint32_t slot = c.kernel_slot_bytes;
-    for (uint32_t k = 0; k < run.kernels; to.out += to.output_step) {
-        const uint32_t n = std::min(to.passes, run.kernels - k);
-        if (to.taps == 1) {
-            for (uint32_t j = 0; j < n; ++j, last += slot) to.out[j] = decode[*last];
-        } else {
-            for (uint32_t j = 0; j < n; ++j, last += slot) {
-                int8_t* dst = to.out + std::size_t{j} * to.taps;
-                for (uint32_t t = 0; t < to.taps; ++t) dst[t] = decode[*(last - t)];
-            }
+// 1's, and kernel k = o * passes + j lies at the same place of every
+// processor's gathered bytes: weight (o, i, j, t) is the byte
+// i * processor_bytes + last + o * stride + j * slot - t (`last` kernel 0's
+// last byte, `stride` = passes * slot). The outputs whose kernels all lie
+// inside the mask range go a block at a time: per weight of the block's first
+// output, its kBlockOutputs outputs' bytes are `stride` apart and their places
+// lane_step apart, one short unrolled loop. The rest output by output, and the
+// first kernels of an output the mask end cuts short alone. `Plain`: 8-bit
+// two's complement (the table is the identity).
+template <bool Plain, typename T>
+void decode_byte_runs(const LayerConfig& c, const KernelRun& run, const int8_t* decode, const WeightPlaces<T>& to,
+                      uint32_t processors) {
+    const std::size_t slot = c.kernel_slot_bytes, taps = to.taps, passes = to.passes, stride = passes * slot;
+    const std::size_t last = first_kernel_last_byte(c, run);
+    const std::size_t weights = processors * passes * taps;
+    std::vector<std::size_t> from(weights);
+    for (std::size_t i = 0, m = 0; i < processors; ++i)
+        for (std::size_t j = 0; j < passes; ++j)
+            for (std::size_t t = 0; t < taps; ++t) from[m++] = i * run.processor_bytes + last + j * slot - t;
+    auto value = [decode](uint8_t byte) { return Plain ? static_cast<int8_t>(byte) : decode[byte]; };
+    const uint8_t* bytes = run.bytes.get();
+    const std::size_t *offset = from.data(), *place = to.kernel_offset, lane_step = to.lane_step;
+    const uint32_t whole = static_cast<uint32_t>(run.kernels / passes);
+    uint32_t o = 0;
+    for (; o + kBlockOutputs <= whole; o += kBlockOutputs) {
+        T* out = to.at + to.output(o);
+        const uint8_t* first = bytes + o * stride;
+        for (std::size_t m = 0; m < weights; ++m) {
+            const uint8_t* src = first + offset[m];
+            T* dst = out + place[m];
+            for (std::size_t lane = 0; lane < kBlockOutputs; ++lane) dst[lane * lane_step] = value(src[lane * stride]);
         }
-        k += n;
     }
+    for (; o < whole; ++o) {
+        T* out = to.at + to.output(o);
+        const uint8_t* first = bytes + o * stride;
+        for (std::size_t m = 0; m < weights; ++m) out[place[m]] = value(first[offset[m]]);
+    }
+    const std::size_t cut = run.kernels - std::size_t{whole} * passes;  // kernels of output `whole` in range
+    if (cut == 0) return;
+    T* out = to.at + to.output(whole);
+    const uint8_t* first = bytes + whole * stride;
+    for (std::size_t i = 0; i < processors; ++i)
+        for (std::size_t m = i * passes * taps, end = m + cut * taps; m < end; ++m)
+            out[place[m]] = value(first[offset[m]]);
 }
 
 // 1-, 2- and 4-bit weights: 8 / bits kernels share a slot, each in its own
 // field of every byte (its own decoding table).
+template <typename T>
 void decode_field_run(const LayerConfig& c, const KernelRun& run, const int8_t* table, const uint8_t* bytes,
-                      std::ptrdiff_t last_offset, RunTarget to) {
+                      std::ptrdiff_t last_offset, const WeightPlaces<T>& to, uint32_t i) {
     const uint32_t bits = c.weight_bits, slot = c.kernel_slot_bytes;
     const unsigned field_shift = bits == 4 ? 2 : bits == 2 ? 1 : 0;  // log2(bits)
     uint64_t address = c.mask_start;
-    for (uint32_t k = 0, j = 0; k < run.kernels; ++k, address += bits) {
+    for (uint32_t k = 0, j = 0, o = 0; k < run.kernels; ++k, address += bits) {
         const uint8_t* last = bytes + (static_cast<std::ptrdiff_t>((address >> 3) * slot) + last_offset);
         const int8_t* decode = table + std::size_t{(address & 7) >> field_shift} * 256;
-        int8_t* dst = to.out + std::size_t{j} * to.taps;
-        for (uint32_t t = 0; t < to.taps; ++t) dst[t] = decode[*(last - t)];
-        if (++j == to.passes) j = 0, to.out += to.output_step;
+        T* out = to.at + to.output(o);
+        const std::size_t* place = to.kernel(i) + std::size_t{j} * to.taps;
+        for (uint32_t t = 0; t < to.taps; ++t) out[place[t]] = decode[*(last - t)];
+        if (++j == to.passes) j = 0, ++o;
     }
 }
 
-// Decodes the kernels of `run` into w's processor `i` and notes the words
-// read as KernelReader would. Everything the loops read is a local or a
-// value parameter (the int8_t stores may alias anything reached through a
-// reference).
-void decode_run(const LayerConfig& c, const KernelRun& run, const std::vector<int8_t>& decoded, uint32_t i,
-                LayerWeights& w, KernelReader& reader) {
-    if (run.kernels == 0) return;  // nothing gathered: no byte pointer to offset
-    // The slot's last byte, relative to the gathered bytes (which start at the
-    // run's first word): often negative, so it is added to an index, never to
-    // the pointer (a wrapped unsigned offset is undefined pointer arithmetic).
+// Decodes processor `i`'s kernels of a run of narrow weights into its places.
+template <typename T>
+void decode_narrow_run(const LayerConfig& c, const KernelRun& run, const int8_t* decoded, uint32_t i,
+                       const WeightPlaces<T>& places) {
+    // The slot's last byte, relative to the processor's gathered bytes (which
+    // start at the run's first word): often negative, so it is added to an
+    // index, never to the pointer (a wrapped unsigned offset is undefined
+    // pointer arithmetic).
     const std::ptrdiff_t last_offset = static_cast<std::ptrdiff_t>(c.oned_start_byte + (c.kernel_slot_bytes - 1)) -
                                        static_cast<std::ptrdiff_t>(run.first_word * 9);
-    const RunTarget to{w.values.data() + std::size_t{i} * w.passes * w.taps,
-                       std::size_t{w.processors} * w.passes * w.taps, w.taps, w.passes};
-    if (c.weight_bits == 8)
-        decode_byte_run(
-            c, run, decoded.data(),
-            run.bytes.data() +
-                (static_cast<std::ptrdiff_t>(uint64_t{c.mask_start >> 3} * c.kernel_slot_bytes) + last_offset),
-            to);
-    else
-        decode_field_run(c, run, decoded.data(), run.bytes.data(), last_offset, to);
+    decode_field_run(c, run, decoded, run.bytes.get() + i * run.processor_bytes, last_offset, places, i);
+}
+
+// Notes the words of a run as KernelReader would have read them.
+void note_run(const KernelRun& run, KernelReader& reader) {
     reader.first_word = run.first_word;
     for (uint64_t word = run.first_word; word <= run.last_word && !reader.any_written; ++word)
         reader.any_written = reader.written[word] != 0;
@@ -254,9 +286,94 @@ LayerWeights depthwise_weights(const LayerConfig& c, const LayerWeights& own, st
     return w;
 }
 
+// The decoding table of a weight format: (field, byte) -> weight, from
+// arith::unpack_weight, built at its first use and kept (it depends on
+// nothing but the format).
+const int8_t* decoding_table(arith::WeightFormat format, bool binary) {
+    constexpr std::size_t kFormats = 5;  // arith::WeightFormat's values
+    static std::once_flag built[kFormats][2];
+    static std::vector<int8_t> tables[kFormats][2];
+    const auto f = static_cast<std::size_t>(format);
+    std::call_once(built[f][binary], [&] {
+        const uint32_t fields_per_byte = 8 / static_cast<uint32_t>(arith::weight_bits(format));
+        std::vector<int8_t>& table = tables[f][binary];
+        table.resize(std::size_t{fields_per_byte} * 256);
+        for (uint32_t sub = 0; sub < fields_per_byte; ++sub)
+            for (uint32_t byte = 0; byte < 256; ++byte) {
+                const int8_t v = arith::unpack_weight(static_cast<uint8_t>(byte), static_cast<int>(sub), format);
+                // Binary 1-bit weights: the stored 0/-1 stand for +1/-1.
+                table[sub * 256 + byte] = binary ? static_cast<int8_t>(2 * v + 1) : v;
+            }
+    });
+    return tables[f][binary].data();
+}
+
+// The warnings of processor p's kernels, from what its reader saw.
+void warn_about_kernels(const LayerConfig& c, const LayerProcessor& p, const KernelReader& reader,
+                        std::vector<EngineWarning>& warnings) {
+    if (!reader.any_written && reader.first_word != ~uint64_t{0})
+        warnings.push_back({p.quadrant, c.layer, "LREG_ENA",
+                            "processor " + std::to_string(p.local) + " is enabled but none of its kernel words from " +
+                                std::to_string(reader.first_word) + " (mask start " + to_hex(c.mask_start) +
+                                ") was ever written; it multiplies with zeros",
+                            "processor_without_kernels"});
+    if (reader.out_of_range)
+        warnings.push_back({p.quadrant, c.layer, "LREG_MCNT",
+                            "processor " + std::to_string(p.local) +
+                                ": mask addresses reach beyond kernel memory; missing weights are 0",
+                            "kernel_beyond_memory"});
+}
+
+// Decodes every weight processor's kernels from kernel memory into `to`
+// (bypass and depth-wise spreading are the caller's).
+template <typename T>
+void decode_kernels(const AcceleratorState& state, const LayerConfig& c, const LayerWeights& w,
+                    const WeightPlaces<T>& to, std::vector<EngineWarning>& warnings) {
+    const uint32_t bits = c.weight_bits;
+    const uint32_t slot = c.kernel_slot_bytes;
+    const uint32_t kernel_words = state.cfg.kernel_mem.words;
+    const uint32_t kernel_block_stride = state.cfg.kernel_mem.calcx4_block_stride;
+    const uint32_t quadrants = state.cfg.quadrants;
+    // Every weight of the layer is one field of one byte in the same format,
+    // so decoding is a table look-up.
+    const int8_t* decoded = decoding_table(c.weight_format, c.binary_weights);
+    std::optional<KernelRun> run;
+    if (!c.calcx4 && !c.quad_fanout && w.taps <= slot && (bits & (bits - 1)) == 0 && bits <= 8)
+        run = kernel_run(c, kernel_words, w.outputs * w.passes);
+    const bool gathered = run && run->kernels > 0;  // none in range: nothing read, every weight 0
+    if (gathered) {
+        run->bytes.reset(new uint8_t[w.processors * run->processor_bytes]);
+        for (uint32_t i = 0; i < w.processors; ++i)
+            gather_run(*run, i, state.kernel[c.processors[w.processor_index[i]].global].data());
+        const bool plain = c.weight_format == arith::WeightFormat::Bits8 && !c.binary_weights;
+        if (bits == 8 && plain) decode_byte_runs<true>(c, *run, decoded, to, w.processors);
+        if (bits == 8 && !plain) decode_byte_runs<false>(c, *run, decoded, to, w.processors);
+    }
+    for (uint32_t i = 0; i < w.processors; ++i) {
+        const LayerProcessor& p = c.processors[w.processor_index[i]];
+        KernelReader reader{state.kernel[p.global].data(), state.kernel_written[p.global].data(), kernel_words};
+        if (gathered && bits != 8) decode_narrow_run(c, *run, decoded, i, to);
+        if (gathered) note_run(*run, reader);
+        const std::size_t* kernel = to.kernel(i);
+        for (uint32_t o = 0; o < w.outputs && !run; ++o) {
+            if (c.quad_fanout && o % quadrants != static_cast<uint32_t>(p.quadrant)) continue;
+            for (uint32_t j = 0; j < w.passes; ++j) {
+                const KernelPlace place = kernel_place(c, o, j, w.passes, kernel_block_stride, quadrants);
+                if (!place.valid) continue;
+                const uint64_t first_byte = (place.address >> 3) * slot + c.oned_start_byte;
+                const int8_t* decode = decoded + std::size_t{(place.address & 7) / bits} * 256;
+                reader.word_offset = place.word_offset;
+                reader.read(first_byte + (slot - 1), w.taps, decode, to.at + to.output(o),
+                            kernel + std::size_t{j} * w.taps);
+            }
+        }
+        warn_about_kernels(c, p, reader, warnings);
+    }
+}
+
 }  // namespace
 
-LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, std::vector<EngineWarning>& warnings) {
+LayerWeights weight_shape(const LayerConfig& c) {
     LayerWeights w;
     for (std::size_t i = 0; i < c.processors.size(); ++i)
         if (c.processors[i].mask_enabled) w.processor_index.push_back(static_cast<int>(i));
@@ -264,64 +381,30 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, 
     w.processors = static_cast<uint32_t>(w.processor_index.size());
     w.passes = c.passes;
     w.taps = c.kernel_rows * c.kernel_cols;
-    w.values.assign(static_cast<std::size_t>(w.outputs) * w.processors * w.passes * w.taps, 0);
+    return w;
+}
 
+LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& c, std::vector<EngineWarning>& warnings) {
+    LayerWeights w = weight_shape(c);
+    const std::size_t kernel_values = std::size_t{w.processors} * w.passes * w.taps;
+    w.values.assign(w.outputs * kernel_values, 0);
     if (c.bypass) {  // no kernel memory is read: every weight is 1
         std::fill(w.values.begin(), w.values.end(), int8_t{1});
         return c.depthwise ? depthwise_weights(c, w, warnings) : w;
     }
-    const uint32_t bits = c.weight_bits;
-    const uint32_t slot = c.kernel_slot_bytes;
-    const uint32_t kernel_words = state.cfg.kernel_mem.words;
-    const uint32_t kernel_block_stride = state.cfg.kernel_mem.calcx4_block_stride;
-    const uint32_t quadrants = state.cfg.quadrants;
-    // Every weight of the layer is one field of one byte in the same format, so
-    // decoding is a table look-up: (sub-index, byte) -> weight, built once from
-    // arith::unpack_weight.
-    const uint32_t fields_per_byte = 8 / bits;
-    std::vector<int8_t> decoded(std::size_t{fields_per_byte} * 256);
-    for (uint32_t sub = 0; sub < fields_per_byte; ++sub)
-        for (uint32_t byte = 0; byte < 256; ++byte) {
-            const int8_t v = arith::unpack_weight(static_cast<uint8_t>(byte), static_cast<int>(sub), c.weight_format);
-            // Binary 1-bit weights: the stored 0/-1 stand for +1/-1.
-            decoded[sub * 256 + byte] = c.binary_weights ? static_cast<int8_t>(2 * v + 1) : v;
-        }
-    for (uint32_t i = 0; i < w.processors; ++i) {
-        const LayerProcessor& p = c.processors[w.processor_index[i]];
-        KernelReader reader{state.kernel[p.global].data(), state.kernel_written[p.global].data(), kernel_words};
-        std::optional<KernelRun> run;
-        if (!c.calcx4 && !c.quad_fanout && w.taps <= slot && (bits & (bits - 1)) == 0 && bits <= 8)
-            run = kernel_run(c, reader.words, kernel_words, w.outputs * w.passes);
-        if (run) decode_run(c, *run, decoded, i, w, reader);
-        for (uint32_t o = 0; o < w.outputs && !run; ++o) {
-            if (c.quad_fanout && o % quadrants != static_cast<uint32_t>(p.quadrant)) continue;
-            for (uint32_t j = 0; j < w.passes; ++j) {
-                const KernelPlace place = kernel_place(c, o, j, w.passes, kernel_block_stride, quadrants);
-                if (!place.valid) continue;
-                const uint64_t first_byte = (place.address >> 3) * slot + c.oned_start_byte;
-                const int8_t* decode = &decoded[std::size_t{(place.address & 7) / bits} * 256];
-                int8_t* dst = &w.values[((static_cast<std::size_t>(o) * w.processors + i) * w.passes + j) * w.taps];
-                reader.word_offset = place.word_offset;
-                reader.read(first_byte + (slot - 1), w.taps, decode, dst);
-            }
-        }
-        const bool out_of_range = reader.out_of_range, any_written = reader.any_written;
-        const uint64_t first_word = reader.first_word;
-        if (!any_written && first_word != ~uint64_t{0})
-            warnings.push_back({p.quadrant, c.layer, "LREG_ENA",
-                                "processor " + std::to_string(p.local) +
-                                    " is enabled but none of its kernel words from " + std::to_string(first_word) +
-                                    " (mask start " + to_hex(c.mask_start) +
-                                    ") was ever written; it multiplies with zeros",
-                                "processor_without_kernels"});
-        if (out_of_range)
-            warnings.push_back({p.quadrant, c.layer, "LREG_MCNT",
-                                "processor " + std::to_string(p.local) +
-                                    ": mask addresses reach beyond kernel memory; missing weights are 0",
-                                "kernel_beyond_memory"});
-    }
-    if (c.depthwise) return depthwise_weights(c, w, warnings);
-    return w;
+    // The dense order: output o's kernels one after the other.
+    std::vector<std::size_t> kernel_offset(kernel_values);
+    for (std::size_t k = 0; k < kernel_values; ++k) kernel_offset[k] = k;
+    decode_kernels<int8_t>(
+        state, c, w,
+        {w.values.data(), kBlockOutputs * kernel_values, kernel_values, kernel_offset.data(), w.passes, w.taps},
+        warnings);
+    return c.depthwise ? depthwise_weights(c, w, warnings) : w;
+}
+
+void decode_weights(const AcceleratorState& state, const LayerConfig& c, const LayerWeights& shape,
+                    const WeightPlaces<int16_t>& to, std::vector<EngineWarning>& warnings) {
+    decode_kernels(state, c, shape, to, warnings);
 }
 
 }  // namespace ai8x

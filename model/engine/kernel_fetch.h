@@ -17,10 +17,12 @@
 // in the packed ("mexpress") stream the bytes arrive as KernelWord[0], [1], ... [8].
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
 #include "model/accel_state.h"
+#include "model/engine/dot_kernel.h"
 #include "model/engine/layer_config.h"
 
 namespace ai8x {
@@ -45,9 +47,36 @@ struct LayerWeights {
     }
 };
 
+// The layer's weight shape (outputs, weight processors, passes, taps), no values.
+LayerWeights weight_shape(const LayerConfig& cfg);
+
+// Where decoded weights go: weight (o, i, j, t) of an output, weight
+// processor, input pass and tap at at[output(o) + kernel(i)[j * taps + t]],
+// outputs in blocks of kBlockOutputs: output o at (o / kBlockOutputs) *
+// block_step + (o % kBlockOutputs) * lane_step. A dense LayerWeights and the
+// kernel's packed blocks (conv_layout.h) are two such orders; decoding into
+// either reads kernel memory the same way.
+template <typename T>
+struct WeightPlaces {
+    T* at = nullptr;
+    std::size_t block_step = 0, lane_step = 0;
+    const std::size_t* kernel_offset = nullptr;  // per (processor, pass, tap), in that order
+    uint32_t passes = 0, taps = 0;
+
+    std::size_t output(uint32_t o) const { return o / kBlockOutputs * block_step + o % kBlockOutputs * lane_step; }
+    const std::size_t* kernel(uint32_t i) const { return kernel_offset + std::size_t{i} * passes * taps; }
+};
+
 // Decodes the weights of every mask-enabled processor. Addresses beyond the
 // mask end give weight 0 (the hardware stops there); kernel words beyond the
 // memory give weight 0 and one warning per processor.
 LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& cfg, std::vector<EngineWarning>& warnings);
+
+// The same weights (and warnings) as fetch_weights() for a layer that is
+// neither bypass nor depth-wise, written to `to` (`shape` from weight_shape())
+// instead of a dense array; places of weights beyond the mask end or memory
+// are left as they were.
+void decode_weights(const AcceleratorState& state, const LayerConfig& cfg, const LayerWeights& shape,
+                    const WeightPlaces<int16_t>& to, std::vector<EngineWarning>& warnings);
 
 }  // namespace ai8x

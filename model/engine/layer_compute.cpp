@@ -205,7 +205,7 @@ ConvProblem conv_problem(const LayerConfig& cfg, const ConvImage& image, const P
 }  // namespace
 
 void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, const ConvImage& image,
-                         const LayerWeights& weights, OutputWriter& out, LayerStats& stats,
+                         const LayerWeights& weights, const PackedWeights& packed, OutputWriter& out, LayerStats& stats,
                          std::vector<EngineWarning>& warnings) {
     if (image.rows < cfg.kernel_rows || image.cols < cfg.kernel_cols) {
         warnings.push_back(
@@ -215,7 +215,6 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
     stats.out_rows = image.rows - cfg.kernel_rows + 1;
     stats.out_cols = image.cols - cfg.kernel_cols + 1;
     const std::size_t pixels = std::size_t{stats.out_rows} * stats.out_cols;
-    const PackedWeights packed = pack_weights(weights, cfg.kernel_rows, cfg.kernel_cols);
     LayerBiases biases = layer_biases(state, cfg, weights, packed.blocks);
     const ConvProblem layer = conv_problem(cfg, image, packed, biases, stats.out_cols);
 

@@ -18,9 +18,10 @@ namespace ai8x {
 // Sums every mask-enabled processor's contribution into each output channel
 // position, adds the bias, scales/activates and writes the result. `image`:
 // the input of the weight processors, padded (and spread for transposed
-// convolution). Fills the output geometry and MAC count of `stats`.
+// convolution); `packed`: the weights (fetch_packed_weights), `weights` their
+// shape. Fills the output geometry and MAC count of `stats`.
 void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, const ConvImage& image,
-                         const LayerWeights& weights, OutputWriter& out, LayerStats& stats,
+                         const LayerWeights& weights, const PackedWeights& packed, OutputWriter& out, LayerStats& stats,
                          std::vector<EngineWarning>& warnings);
 
 // Writes each enabled processor's pooled/combined input unchanged (activation

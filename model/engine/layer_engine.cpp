@@ -172,9 +172,10 @@ LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warning
         planes = fetch_inputs(state_, *cfg, warnings, hooks.input);
         stats.input_reads = planes->word_reads;
     }
-    const LayerWeights weights = fetch_weights(state_, *cfg, warnings);
+    LayerWeights weights;
+    const PackedWeights packed = fetch_packed_weights(state_, *cfg, weights, warnings);
     if (!image) image = make_conv_image(*planes, weights, cfg->pad_rows, cfg->pad_cols, spread);
-    compute_convolution(state_, *cfg, *image, weights, writer, stats, warnings);
+    compute_convolution(state_, *cfg, *image, weights, packed, writer, stats, warnings);
     if (captured_) captured_->push_back(read_back(*cfg, weights, stats, writer));
     return stats;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "model/engine/conv_layout.h"
 #include "model/engine/kernel_fetch.h"
 
 using namespace ai8x;
@@ -108,6 +109,57 @@ TEST_CASE("weights decoded a run at a time equal the tap-by-tap reader", "[engin
     // The draws reached the warnings and the truncated ranges.
     CHECK(warned > 20);
     CHECK(truncated > 20);
+}
+
+// The weights packed straight from kernel memory (fetch_packed_weights, the
+// engine's way) against packing the dense weights (pack_weights of
+// fetch_weights, each a plain loop): same values in the same places, same
+// shape and warnings, for the run decoder, the tap-by-tap reader and the
+// layers that go through the dense weights (bypass, depth-wise).
+TEST_CASE("weights packed straight from kernel memory equal packing the dense weights", "[engine][kernel_fetch]") {
+    AcceleratorState state{device()};
+    const uint32_t words = state.cfg.kernel_mem.words;
+    std::mt19937 rng(2026);
+    for (int p = 0; p < 16; ++p)
+        for (uint32_t w = 0; w < words; ++w) {
+            for (uint8_t& byte : state.kernel[p][w]) byte = static_cast<uint8_t>(rng());
+            state.kernel_written[p][w] = rng() % 8 != 0;
+        }
+    const Layout layouts[] = {{8, arith::WeightFormat::Bits8, 9}, {8, arith::WeightFormat::Bits8, 1},
+                              {8, arith::WeightFormat::Bits8, 3}, {4, arith::WeightFormat::Bits4, 1},
+                              {2, arith::WeightFormat::Bits2, 3}, {1, arith::WeightFormat::Bits1, 9}};
+    int whole_blocks = 0;
+    for (const Layout& l : layouts) {
+        for (int n = 0; n < 60; ++n) {
+            LayerConfig c = random_layer(rng, l, words);
+            c.bypass = n % 10 == 9;
+            for (const bool tap_by_tap : {false, true}) {
+                LayerConfig layer = c;
+                layer.calcx4 = tap_by_tap;  // block size 0: every kernel at its plain place, read tap by tap
+                layer.calcx4_block = 0;
+                std::vector<EngineWarning> wa, wb;
+                const LayerWeights dense = fetch_weights(state, layer, wa);
+                const PackedWeights want = pack_weights(dense, layer.kernel_rows, layer.kernel_cols);
+                LayerWeights shape;
+                const PackedWeights got = fetch_packed_weights(state, layer, shape, wb);
+                INFO("bits " << l.bits << " slot " << l.slot << " mask " << c.mask_start << ".." << c.mask_end
+                             << " passes " << c.passes << (c.depthwise ? " depth-wise" : "")
+                             << (c.bypass ? " bypass" : "") << (tap_by_tap ? " tap by tap" : ""));
+                REQUIRE(got.blocks == want.blocks);
+                REQUIRE(got.row_pairs == want.row_pairs);
+                REQUIRE(got.values == want.values);
+                REQUIRE(shape.outputs == dense.outputs);
+                REQUIRE(shape.processors == dense.processors);
+                REQUIRE(shape.passes == dense.passes);
+                REQUIRE(shape.slots == dense.slots);
+                LayerWeights no_values = dense;
+                no_values.values = shape.values;
+                check_same(shape, wb, no_values, wa);
+                whole_blocks += dense.outputs >= kBlockOutputs;
+            }
+        }
+    }
+    CHECK(whole_blocks > 50);  // the draws reached the block-at-a-time loop
 }
 
 namespace {
