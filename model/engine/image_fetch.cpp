@@ -1,6 +1,7 @@
 #include "model/engine/image_fetch.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ai8x {
 
@@ -34,6 +35,14 @@ ProcessorScan scan_instance(const AcceleratorState& state, const LayerConfig& c,
     const std::vector<uint8_t>& written = state.data_written[instance];
     ProcessorScan scan;
     scan.first_unwritten_px = pixels;
+    // The words read are one range; the usual case, every one inside memory
+    // and written, is one search for an unwritten flag.
+    const uint64_t count = uint64_t{pixels} * c.passes;
+    if (count > 0 && uint64_t{c.read_base} + count <= words &&
+        !std::memchr(written.data() + c.read_base, 0, static_cast<std::size_t>(count))) {
+        scan.last_written_px = pixels - 1;
+        return scan;
+    }
     for (uint32_t j = 0; j < c.passes; ++j) {
         for (uint32_t px = 0; px < pixels; ++px) {
             const uint64_t word = uint64_t{c.read_base} + uint64_t{px} * c.passes + j;
@@ -58,28 +67,65 @@ struct Destination {
     std::size_t row_pitch, col_pitch;
 };
 
-// Copies the bytes of the N lanes of processor group `g` of every word it
-// reads to their channels (channel + pass) of the pixel's destination
-// (words beyond the instance read 0). The lanes are copied to locals first:
-// a store through T* (a char type for int8_t) could otherwise alias them and
-// force reloads on every word.
-template <typename T, std::size_t N>
-void copy_group(const AcceleratorState& state, const LayerConfig& c, const InstanceReaders& g, Destination<T> to) {
+// The lanes of one processor group as locals: a store through T* (a char
+// type for int8_t) could otherwise alias them and force reloads on every
+// word.
+template <std::size_t N>
+struct Lanes {
     unsigned shift[N];
     uint32_t channel[N];
-    for (std::size_t k = 0; k < N; ++k) shift[k] = 8 * g.lanes[k].first, channel[k] = g.lanes[k].second;
+    // Lanes 0..3 to four consecutive channels (the usual HWC group of one pass).
+    bool in_order() const {
+        bool same = N == 4;
+        for (std::size_t k = 0; k < N; ++k) same = same && shift[k] == 8 * k && channel[k] == channel[0] + k;
+        return same;
+    }
+};
+
+// One row of pixels: `count` words (pixel by pixel, pass by pass) of which the
+// first `inside` lie in memory (the rest read 0); each lane's byte to its
+// channel (channel + pass) of the pixel's destination, pixels col_pitch apart.
+template <typename T, std::size_t N>
+void copy_row(const uint32_t* src, std::size_t count, std::size_t inside, uint32_t passes, T* row,
+              std::size_t col_pitch, const Lanes<N>& lanes) {
+    for (std::size_t w = 0, j = 0; w < count; ++w) {
+        const uint32_t value = w < inside ? src[w] : 0;
+        for (std::size_t k = 0; k < N; ++k) row[lanes.channel[k] + j] = static_cast<int8_t>(value >> lanes.shift[k]);
+        if (++j == passes) j = 0, row += col_pitch;
+    }
+}
+
+// The same for one pass and four lanes in order: each word's bytes are the
+// pixel's four channels as they stand.
+template <typename T>
+void copy_row_in_order(const uint32_t* src, std::size_t count, std::size_t inside, T* row, std::size_t col_pitch) {
+    for (std::size_t w = 0; w < count; ++w, row += col_pitch) {
+        const uint32_t value = w < inside ? src[w] : 0;
+        for (unsigned k = 0; k < 4; ++k) row[k] = static_cast<int8_t>(value >> (8 * k));
+    }
+}
+
+// Copies the bytes of the N lanes of processor group `g` of every word it
+// reads to their channels (channel + pass) of the pixel's destination
+// (words beyond the instance read 0), row by row.
+template <typename T, std::size_t N>
+void copy_group(const AcceleratorState& state, const LayerConfig& c, const InstanceReaders& g, Destination<T> to) {
+    Lanes<N> lanes;
+    for (std::size_t k = 0; k < N; ++k) lanes.shift[k] = 8 * g.lanes[k].first, lanes.channel[k] = g.lanes[k].second;
+    const bool in_order = c.passes == 1 && lanes.in_order();
     const uint32_t words = state.cfg.data_sram.words, passes = c.passes;
     const uint32_t* mem = state.data_sram[g.instance].data();
+    const std::size_t row_words = std::size_t{c.in_cols} * passes;
     uint64_t word = c.read_base;  // pixel by pixel, pass by pass
-    for (uint32_t r = 0; r < c.in_rows; ++r) {
+    for (uint32_t r = 0; r < c.in_rows; ++r, word += row_words) {
         T* row = to.base + r * to.row_pitch;
-        for (uint32_t col = 0; col < c.in_cols; ++col) {
-            T* dst = row + col * to.col_pitch;
-            for (uint32_t j = 0; j < passes; ++j, ++word) {
-                const uint32_t value = word < words ? mem[word] : 0;
-                for (std::size_t k = 0; k < N; ++k) dst[channel[k] + j] = static_cast<int8_t>(value >> shift[k]);
-            }
-        }
+        const std::size_t inside =
+            word < words ? static_cast<std::size_t>(std::min<uint64_t>(row_words, words - word)) : 0;
+        const uint32_t* src = mem + (inside ? word : 0);  // not read when nothing is inside
+        if (in_order)
+            copy_row_in_order(src, row_words, inside, row + lanes.channel[0], to.col_pitch);
+        else
+            copy_row(src, row_words, inside, passes, row, to.col_pitch, lanes);
     }
 }
 
