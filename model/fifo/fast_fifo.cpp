@@ -19,12 +19,13 @@ bool FastFifo::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi&
     return false;
 }
 
-uint32_t FastFifo::targets() const {
+FastFifoRouting FastFifo::routing() const {
     const int master = sequencing_master(state_);
-    const uint32_t all = (1u << fifos_.queues().count()) - 1;
-    const bool quad = master >= 0 && register_fields(state_.cfg).REG_CTL.QUPAC.is_set(state_.quadrant[master].ctl);
-    return quad ? all : 1u;
+    if (master < 0) return FastFifoRouting::Fifo0;  // no master yet: nothing reads the FIFOs
+    return fast_fifo_routing(register_fields(state_.cfg), state_.quadrant[master].ctl);
 }
+
+uint32_t FastFifo::targets() const { return fast_fifo_targets(routing(), fifos_.queues().count()); }
 
 uint32_t FastFifo::read_status() {
     bool full = false, empty = true;
@@ -49,9 +50,10 @@ void FastFifo::write_data(uint32_t word) {
         warned_ = true;
         return;
     }
-    const uint32_t t = targets();
+    const FastFifoRouting r = routing();
+    const uint32_t t = fast_fifo_targets(r, fifos_.queues().count());
     for (uint32_t i = 0; i < fifos_.queues().count(); ++i)
-        if (t >> i & 1) fifos_.push_word(i, word, true);
+        if (t >> i & 1) fifos_.push_word(i, fast_fifo_word_for(r, word, i), true);
     ++pushed_;
 }
 

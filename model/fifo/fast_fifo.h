@@ -1,9 +1,10 @@
 // The RISC-V core's fast FIFO (cnn.fast_fifo; generator option --fast-fifo):
 // an APB peripheral (configs peripherals FAST_FIFO), on the SoC's interconnect
 // but part of the CNN, through which the RISC-V core feeds input words. Each
-// word enters the accelerator's input FIFO 0, or, when the master quadrant's
-// REG_CTL.QUPAC is set (--fast-fifo-quad), every one of the four input FIFOs
-// (quad fan-out). The master is the one the sequencing rules name
+// word enters the accelerator's input FIFO 0, every one of the four input
+// FIFOs when the master quadrant's REG_CTL.QUPAC is set (--fast-fifo-quad,
+// quad fan-out), or one byte into each FIFO when its FIFOGRP is clear
+// (model/fifo/fast_fifo_routing.h). The master is the one the sequencing rules name
 // (model/sequencing.h). The accelerator drains the FIFOs as it does for the
 // standard FIFOs, so a slow feeder stalls the CNN exactly as FIFO_WR<i>
 // pushes do (docs/fifo.md, docs/riscv.md).
@@ -17,6 +18,7 @@
 #include <cstdint>
 
 #include "model/accel_state.h"
+#include "model/fifo/fast_fifo_routing.h"
 #include "model/fifo/fifo_block.h"
 #include "registers/soc.h"
 
@@ -42,6 +44,7 @@ protected:
     bool get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) override;
 
 private:
+    FastFifoRouting routing() const;
     uint32_t read_status();
     void write_data(uint32_t word);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "model/fifo/fast_fifo_routing.h"
 #include "model/registers/quadrant_registers.h"
 #include "model/registers/register_fields.h"
 #include "model/sequencing.h"
@@ -175,10 +176,10 @@ bool plan_master(const AcceleratorState& state, const SequencePlan& seq, StreamP
     p.first_layer = seq.first_layer;
     p.fifo_mode = seq.fifo_mode;
     p.streaming = seq.streaming;
-    // The fast FIFO feeds FIFO 0, or all four with QUPAC (model/fifo/fast_fifo.h);
+    // The fast FIFO feeds FIFO 0, or all four (model/fifo/fast_fifo_routing.h);
     // FIFO_CTL's enables are for the standard FIFOs.
     if (f.REG_CTL.FFIFO_EN.is_set(mq.ctl))
-        p.fifo_enables = f.REG_CTL.QUPAC.is_set(mq.ctl) ? (1u << state.cfg.fifo_count) - 1 : 1u;
+        p.fifo_enables = fast_fifo_targets(fast_fifo_routing(f, mq.ctl), state.cfg.fifo_count);
     else
         p.fifo_enables = f.FIFO_CTL.FIFO_ENA.get(state.fifo_ctl);
     p.frame_words = f.REG_IFRM.IFRM.get(mq.ifrm);

@@ -92,6 +92,21 @@ TEST_CASE("camera run: an embedded-C camera folder builds against our pcif heade
     CHECK(cam.at("words_read") == cam.at("words_captured"));
 }
 
+TEST_CASE("camera run: with REG_CTL.FIFOGRP clear each camera byte reaches its own quadrant",
+          "[camera][run][max78002]") {
+    // --riscv --fast-fifo with HWC input on processors 0, 16, 32: the generator
+    // clears FIFOGRP, and the fast FIFO sends byte b of each 0x00BBGGRR camera
+    // word to processor 16 b. At its own pace (180 ns a row) the program loses
+    // words (expected_failures_max78002_options.txt); at 1000 ns it keeps up.
+    RunOptions o =
+        quiet_run(kShared / "vectors-max78002-options" / "e87-riscv-csv-fastfifostream-group-notvga-hwc-2443fa");
+    o.camera_period_ns = 1000;
+    const RunResult r = run_in_process(o);
+    INFO(all_messages(r));
+    CHECK(r.exit_code == kRunPass);
+    CHECK(r.kind_fields.at("camera").at("words_lost") == 0);
+}
+
 TEST_CASE("camera run: a waveform shorter than the picture ends at run_test.sv's time-out, naming the stall",
           "[camera][rtl][run]") {
     ScratchDir scratch("camera-run-short");

@@ -72,8 +72,10 @@ struct FastFeeder : AccelBench {
         test::apply_vector(vec, accel.state());
         const test::ControlWrite start = test::start_write(vec, max78000());
         master_ctl = start.value, master_ctl_address = start.address;
-        // What --fast-fifo firmware writes: the master takes its input from the fast FIFO.
-        master_ctl = max78000_ctl_fields().FFIFO_EN.with(master_ctl, 1);
+        // What --fast-fifo firmware writes for input on processors 0-3: the master takes
+        // its input from the fast FIFO, whole words into processors 0-3 (FIFOGRP).
+        const auto& f = max78000_ctl_fields();
+        master_ctl = f.FIFOGRP.with(f.FFIFO_EN.with(master_ctl, 1), 1);
         for (auto& q : accel.state().quadrant) q.ctl = max78000_ctl_fields().CNN_EN.with(q.ctl, 0);
         accel.set_cnn_clock_hz(kBenchCnnHz);
         accel.on_irq = [this](bool level) {
@@ -185,6 +187,50 @@ struct QuadFanOut : AccelBench {
     }
 };
 }  // namespace
+
+namespace {
+// One fast FIFO word pushed with the master's REG_CTL = FFIFO_EN | CLK_EN (|
+// FIFOGRP when `group`); what each input FIFO then holds.
+struct ByteLanes : AccelBench {
+    bool group;
+    std::vector<std::vector<uint32_t>> seen;
+    uint32_t targets = 0;
+    SC_HAS_PROCESS(ByteLanes);
+    explicit ByteLanes(bool fifo_group) : AccelBench("fast_lanes"), group(fifo_group) { SC_THREAD(run); }
+    void run() {
+        FastFifo& ff = accel.fast_fifo();
+        const auto& f = max78000_ctl_fields();
+        accel.state().quadrant[0].ctl = f.FIFOGRP.with(f.CLK_EN.with(f.FFIFO_EN.with(0, 1), 1), group ? 1 : 0);
+        targets = ff.targets();
+        fast_push(ff, 0x00332211);
+        for (uint32_t i = 0; i < max78000().fifo_count; ++i) seen.push_back(accel.fifo_words(i));
+    }
+};
+}  // namespace
+
+// FIFOGRP clear (the generator's --fast-fifo for HWC input on processors 0,
+// 16, 32): "each byte of FIFO data is directed to the first little data
+// channel of each CNNx16_n processor", so byte b reaches quadrant b's FIFO in
+// its lowest byte; set, the word goes whole to processors 0-3 (FIFO 0).
+TEST_CASE("fast FIFO: FIFOGRP clear sends byte b of each word to FIFO b", "[fifo][fast_fifo]") {
+    ByteLanes b(false);
+    sc_core::sc_start(1, sc_core::SC_MS);
+    CHECK(b.targets == (1u << max78000().fifo_count) - 1);
+    REQUIRE(b.seen.size() == 4);
+    CHECK(b.seen[0] == std::vector<uint32_t>{0x11});
+    CHECK(b.seen[1] == std::vector<uint32_t>{0x22});
+    CHECK(b.seen[2] == std::vector<uint32_t>{0x33});
+    CHECK(b.seen[3] == std::vector<uint32_t>{0x00});
+}
+
+TEST_CASE("fast FIFO: FIFOGRP set sends the whole word to FIFO 0", "[fifo][fast_fifo]") {
+    ByteLanes b(true);
+    sc_core::sc_start(1, sc_core::SC_MS);
+    CHECK(b.targets == 1u);
+    REQUIRE(b.seen.size() == 4);
+    CHECK(b.seen[0] == std::vector<uint32_t>{0x00332211});
+    for (uint32_t i = 1; i < 4; ++i) CHECK(b.seen[i].empty());
+}
 
 TEST_CASE("fast FIFO: with QUPAC every word fans out to all four input FIFOs", "[fifo][fast_fifo]") {
     QuadFanOut b;
