@@ -74,10 +74,11 @@ template <std::size_t N>
 struct Lanes {
     unsigned shift[N];
     uint32_t channel[N];
-    // Lanes 0..3 to four consecutive channels (the usual HWC group of one pass).
-    bool in_order() const {
+    // Lanes 0..3 to the channels of four consecutive weight processors (the
+    // usual HWC group): lane k's value of pass j to channel[0] + k * passes + j.
+    bool in_order(uint32_t passes) const {
         bool same = N == 4;
-        for (std::size_t k = 0; k < N; ++k) same = same && shift[k] == 8 * k && channel[k] == channel[0] + k;
+        for (std::size_t k = 0; k < N; ++k) same = same && shift[k] == 8 * k && channel[k] == channel[0] + k * passes;
         return same;
     }
 };
@@ -95,13 +96,22 @@ void copy_row(const uint32_t* src, std::size_t count, std::size_t inside, uint32
     }
 }
 
-// The same for one pass and four lanes in order: each word's bytes are the
-// pixel's four channels as they stand.
+// The same for four lanes in order (Lanes::in_order), `row` at the first
+// lane's channel: fixed shifts, the passes' values of a lane side by side.
 template <typename T>
-void copy_row_in_order(const uint32_t* src, std::size_t count, std::size_t inside, T* row, std::size_t col_pitch) {
-    for (std::size_t w = 0; w < count; ++w, row += col_pitch) {
+void copy_row_in_order(const uint32_t* src, std::size_t count, std::size_t inside, uint32_t passes, T* row,
+                       std::size_t col_pitch) {
+    if (passes == 1) {  // each word's bytes are the pixel's four channels as they stand
+        for (std::size_t w = 0; w < count; ++w, row += col_pitch) {
+            const uint32_t value = w < inside ? src[w] : 0;
+            for (unsigned k = 0; k < 4; ++k) row[k] = static_cast<int8_t>(value >> (8 * k));
+        }
+        return;
+    }
+    for (std::size_t w = 0, j = 0; w < count; ++w) {
         const uint32_t value = w < inside ? src[w] : 0;
-        for (unsigned k = 0; k < 4; ++k) row[k] = static_cast<int8_t>(value >> (8 * k));
+        for (unsigned k = 0; k < 4; ++k) row[k * passes + j] = static_cast<int8_t>(value >> (8 * k));
+        if (++j == passes) j = 0, row += col_pitch;
     }
 }
 
@@ -112,18 +122,21 @@ template <typename T, std::size_t N>
 void copy_group(const AcceleratorState& state, const LayerConfig& c, const InstanceReaders& g, Destination<T> to) {
     Lanes<N> lanes;
     for (std::size_t k = 0; k < N; ++k) lanes.shift[k] = 8 * g.lanes[k].first, lanes.channel[k] = g.lanes[k].second;
-    const bool in_order = c.passes == 1 && lanes.in_order();
+    const bool in_order = lanes.in_order(c.passes);
     const uint32_t words = state.cfg.data_sram.words, passes = c.passes;
     const uint32_t* mem = state.data_sram[g.instance].data();
-    const std::size_t row_words = std::size_t{c.in_cols} * passes;
+    // Rows that follow each other without a gap (no padding columns) are one.
+    const bool gapless = to.row_pitch == c.in_cols * to.col_pitch;
+    const uint32_t rows = gapless ? 1 : c.in_rows, cols = gapless ? c.in_rows * c.in_cols : c.in_cols;
+    const std::size_t row_words = std::size_t{cols} * passes;
     uint64_t word = c.read_base;  // pixel by pixel, pass by pass
-    for (uint32_t r = 0; r < c.in_rows; ++r, word += row_words) {
+    for (uint32_t r = 0; r < rows; ++r, word += row_words) {
         T* row = to.base + r * to.row_pitch;
         const std::size_t inside =
             word < words ? static_cast<std::size_t>(std::min<uint64_t>(row_words, words - word)) : 0;
         const uint32_t* src = mem + (inside ? word : 0);  // not read when nothing is inside
         if (in_order)
-            copy_row_in_order(src, row_words, inside, row + lanes.channel[0], to.col_pitch);
+            copy_row_in_order(src, row_words, inside, passes, row + lanes.channel[0], to.col_pitch);
         else
             copy_row(src, row_words, inside, passes, row, to.col_pitch, lanes);
     }
