@@ -72,17 +72,22 @@ void check_same(const LayerWeights& a, const std::vector<EngineWarning>& wa, con
     }
 }
 
+// Random bytes in the first quadrant's kernel memories, one word in eight never written.
+void fill_random_kernels(AcceleratorState& state, std::mt19937& rng) {
+    for (int p = 0; p < 16; ++p)
+        for (uint32_t w = 0; w < state.cfg.kernel_mem.words; ++w) {
+            for (uint8_t& byte : state.kernel[p][w]) byte = static_cast<uint8_t>(rng());
+            state.kernel_written[p][w] = rng() % 8 != 0;
+        }
+}
+
 }  // namespace
 
 TEST_CASE("weights decoded a run at a time equal the tap-by-tap reader", "[engine][kernel_fetch]") {
     AcceleratorState state{device()};
     const uint32_t words = state.cfg.kernel_mem.words;
     std::mt19937 rng(26);
-    for (int p = 0; p < 16; ++p)
-        for (uint32_t w = 0; w < words; ++w) {
-            for (uint8_t& byte : state.kernel[p][w]) byte = static_cast<uint8_t>(rng());
-            state.kernel_written[p][w] = rng() % 8 != 0;
-        }
+    fill_random_kernels(state, rng);
     // Processor 5 was never loaded: the warning names its first word.
     std::fill(state.kernel_written[5].begin(), state.kernel_written[5].end(), 0);
     const Layout layouts[] = {{8, arith::WeightFormat::Bits8, 9}, {8, arith::WeightFormat::Bits8, 1},
@@ -120,11 +125,7 @@ TEST_CASE("weights packed straight from kernel memory equal packing the dense we
     AcceleratorState state{device()};
     const uint32_t words = state.cfg.kernel_mem.words;
     std::mt19937 rng(2026);
-    for (int p = 0; p < 16; ++p)
-        for (uint32_t w = 0; w < words; ++w) {
-            for (uint8_t& byte : state.kernel[p][w]) byte = static_cast<uint8_t>(rng());
-            state.kernel_written[p][w] = rng() % 8 != 0;
-        }
+    fill_random_kernels(state, rng);
     const Layout layouts[] = {{8, arith::WeightFormat::Bits8, 9}, {8, arith::WeightFormat::Bits8, 1},
                               {8, arith::WeightFormat::Bits8, 3}, {4, arith::WeightFormat::Bits4, 1},
                               {2, arith::WeightFormat::Bits2, 3}, {1, arith::WeightFormat::Bits1, 9}};
