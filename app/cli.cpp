@@ -42,7 +42,8 @@ void add_run_switches(CLI::App& run, RunOptions& o) {
                  "read cannot change (default: on, off under --gdb; cycles and results are the same either way)");
     run.add_flag("--fifo-run-ahead,!--no-fifo-run-ahead", o.fifo_run_ahead,
                  "Let the CPU push FIFO words and read FIFO_STAT without synchronising while no FIFO is full; each "
-                 "word carries the CPU's instant and the accelerator takes it then (default: on; cycles and results "
+                 "word carries the CPU's instant and the accelerator takes it then; and leave out the CPU's waits at "
+                 "quantum ends while nothing else is scheduled (default: on; cycles and results "
                  "are the same either way)");
     run.add_option("--threads", o.threads,
                    "Threads for the layer engine's large computations (default: 2, or 1 on a single-core host; "

@@ -30,8 +30,12 @@ CortexM4& Platform::add_cpu() {
     bind_initiator(cpu_->socket, "cpu");
     CortexM4* cpu = cpu_.get();
     cpu->push_awaited = [this] { return accel_.fifo_block().consumer_waiting() || accel_.fifo_block().observed(); };
-    cpu->access_settled = [this, base = cfg_.fifo_regs.base, size = cfg_.fifo_regs.size](uint32_t address, bool write) {
+    const uint64_t base = cfg_.fifo_regs.base, size = cfg_.fifo_regs.size;  // the input FIFO block
+    cpu->access_settled = [this, base, size](uint32_t address, bool write) {
         return address - base < size && accel_.fifo_block().settled_access(address - base, write);
+    };
+    cpu->access_time_neutral = [this, base, size](uint32_t address, bool write) {
+        return address - base < size && accel_.fifo_block().time_neutral(address - base, write);
     };
     // The NVIC input is the device's (configs: cpu.interrupts.cnn).
     accel_.on_irq = [cpu, irq = cfg_.cnn_irq](bool level) { cpu->set_irq(irq, level); };

@@ -89,7 +89,11 @@ void report_memory_faults(RunContext& ctx) {
 
 void simulate(RunContext& ctx) {
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
-    sc_core::sc_start(sc_core::sc_time(ctx.opts.timeout_ms, sc_core::SC_MS));
+    const sc_core::sc_time limit(ctx.opts.timeout_ms, sc_core::SC_MS);
+    // Quantum ends with nothing to wait for are owed, as FIFO accesses run
+    // ahead: not under a debugger (it looks at the simulation between steps).
+    if (ctx.cpu && ctx.opts.fifo_run_ahead && ctx.opts.gdb_port < 0) ctx.cpu->defer_quantum_ends(limit);
+    sc_core::sc_start(limit);
     if (ctx.instruments->recorder) ctx.instruments->recorder->flush();
 }
 

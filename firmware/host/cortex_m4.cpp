@@ -153,7 +153,7 @@ void CortexM4::run() {
             continue;
         }
         execute_chunk();
-        if (qk_.need_sync()) qk_.sync();
+        if (qk_.need_sync()) qk_.sync_or_defer();
     }
 }
 

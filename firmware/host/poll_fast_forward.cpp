@@ -15,7 +15,7 @@ bool PollFastForward::cached_poll_loop(uint32_t address, uint32_t bytes) {
 
 bool PollFastForward::pass(uint32_t address, uint32_t bytes, sc_core::sc_time next_activity) {
     BlockBooks& books = books_;
-    tlm_utils::tlm_quantumkeeper& qk = qk_;
+    CoreQuantumKeeper& qk = qk_;
     if (books.instret >= core_.chunk_end()) return false;
     const sc_core::sc_time before = qk.get_local_time();
     const BlockBooks kept = books;
@@ -61,7 +61,7 @@ void PollFastForward::skip(uint32_t address, uint32_t bytes) {
 void PollFastForward::book_passes_at_once(const BlockBooks& first, sc_core::sc_time t1,
                                           sc_core::sc_time next_activity) {
     BlockBooks& books = books_;
-    tlm_utils::tlm_quantumkeeper& qk = qk_;
+    CoreQuantumKeeper& qk = qk_;
     const uint64_t chunk_end = core_.chunk_end();
     const BlockBooks second = books;
     const sc_core::sc_time t2 = qk.get_local_time();

@@ -18,9 +18,9 @@
 #include <unordered_map>
 
 #include <systemc>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "firmware/host/block_books.h"
+#include "firmware/host/core_quantum_keeper.h"
 
 namespace ai8x {
 
@@ -45,8 +45,7 @@ public:
     };
 
     // Works on the core's books and local time.
-    PollFastForward(Core& core, BlockBooks& books, tlm_utils::tlm_quantumkeeper& qk)
-        : core_(core), books_(books), qk_(qk) {}
+    PollFastForward(Core& core, BlockBooks& books, CoreQuantumKeeper& qk) : core_(core), books_(books), qk_(qk) {}
 
     // Off: every pass runs. A bus trace records every status read; a
     // debugger's breakpoints and watchpoints want every pass.
@@ -96,7 +95,7 @@ private:
 
     Core& core_;
     BlockBooks& books_;
-    tlm_utils::tlm_quantumkeeper& qk_;
+    CoreQuantumKeeper& qk_;
     // The bus accesses of the last block that made any.
     struct BlockPolls {
         uint64_t serial = UINT64_MAX;  // BlockBooks::block_base of that block

@@ -86,6 +86,7 @@ std::string UnicornCpu::describe(uint32_t address) const { return image_ ? image
 
 void UnicornCpu::stop_with_error(const std::string& message) {
     if (error_) return;
+    qk_.settle();  // the run stops at SystemC time: where the core's waits would have put it
     error_ = message;
     // The owner reports it (on_error / error()); here only for --log-level debug.
     spdlog::debug("{}: stopped: {}", name(), message);
@@ -243,9 +244,8 @@ void UnicornCpu::sleep_until(const std::function<bool()>& awake, const sc_core::
 }
 
 void UnicornCpu::begin_chunk() {
-    sc_core::sc_time quantum = tlm::tlm_global_quantum::instance().compute_local_quantum();
-    sc_core::sc_time local = qk_.get_local_time();
-    uint64_t budget = quantum > local ? std::max<uint64_t>(1, uint64_t((quantum - local) / cycle_)) : 1;
+    const sc_core::sc_time left = qk_.quantum_left();
+    uint64_t budget = left > sc_core::SC_ZERO_TIME ? std::max<uint64_t>(1, uint64_t(left / cycle_)) : 1;
     chunk_end_ = books_.instret + std::max<uint64_t>(1, budget / timing_.cycles_per_instruction);
     stopping_ = false;
     unmapped_address_.reset();
@@ -374,6 +374,10 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
     if (bus_watches_) bus_access_watched(cmd, address, size);
     poll_fast_forward_.access_begins();
     account_instructions();
+    const bool write = cmd == tlm::TLM_WRITE_COMMAND;
+    // Only an access that neither looks at SystemC time nor wakes a process
+    // may be made while quantum ends are owed (CoreQuantumKeeper::settle).
+    if (!(access_time_neutral && access_time_neutral(address, write))) qk_.settle();
     // One payload for every access (the core makes one at a time): a payload
     // allocates its extension array, and one living in a member rather than on
     // this coroutine's stack is neither re-allocated per access nor, when the
@@ -405,7 +409,6 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
     // this core's instant (IssueTime), and the accelerator takes it only once
     // its own time has reached that instant.
     const sc_core::sc_time local = qk_.get_local_time();
-    const bool write = cmd == tlm::TLM_WRITE_COMMAND;
     const bool fifo = synchronised(address);  // a range the bus declared racing (SyncHint)
     const bool settled = fifo && access_settled && access_settled(address, write);
     bool synced = false;
@@ -428,11 +431,9 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
                         describe(pc_) + ")");  // Unicorn does not expose the exact PC inside a memory callback
         return false;
     }
-    // A polling loop must let the accelerator's time advance.
-    if (qk_.need_sync()) {
-        qk_.sync();
-        synced = true;
-    }
+    // A polling loop must let the accelerator's time advance (a quantum's end
+    // with nothing scheduled up to the core's instant is owed instead).
+    if (qk_.need_sync() && qk_.sync_or_defer()) synced = true;
     if (fifo && !write && !synced) poll_fast_forward_.unsynchronised_read(delay - issued);
     return true;
 }

@@ -8,7 +8,8 @@
 // that issues a TLM b_transport through `socket`, in program order, so the bus
 // and the accelerator see the firmware's accesses one by one. Executed
 // instructions are converted to core cycles and kept in step with SystemC time
-// through a tlm_quantumkeeper. Instructions are counted per translated block
+// through a quantum keeper (core_quantum_keeper.h: tlm_quantumkeeper's pattern,
+// whose quantum ends with nothing scheduled may be owed). Instructions are counted per translated block
 // (one Unicorn block hook, not a helper call per instruction), so time
 // advances in block steps: a bus access inside a block happens at the time of
 // the block's end. Each instruction costs `cycles_per_instruction` cycles of
@@ -30,11 +31,11 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 #include <unicorn/unicorn.h>
 
 #include "firmware/host/block_books.h"
 #include "firmware/host/block_pricer.h"
+#include "firmware/host/core_quantum_keeper.h"
 #include "firmware/host/elf_image.h"
 #include "firmware/host/poll_fast_forward.h"
 #include "tlm/device_config.h"
@@ -101,6 +102,15 @@ public:
     // whatever the simulation does before then (InputFifoBlock::settled_access):
     // it is made at once, without synchronising. Empty: never.
     std::function<bool(uint32_t address, bool write)> access_settled;
+    // True when an access at `address` neither looks at SystemC time nor
+    // wakes a process (InputFifoBlock::time_neutral): it may be made while
+    // this core owes the waits of quantum ends it left out. Empty: none.
+    std::function<bool(uint32_t address, bool write)> access_time_neutral;
+    // A quantum's end with nothing scheduled up to this core's instant leaves
+    // out its wait for instants before `until` (the run's time limit), paying
+    // it before any access that is not time-neutral (core_quantum_keeper.h).
+    // Default: every quantum's end waits.
+    void defer_quantum_ends(sc_core::sc_time until) { qk_.defer_until(until); }
     // Counts the passes of a status-polling loop instead of executing them
     // while nothing can change the status it reads (poll_fast_forward.h).
     // Turn it off when every bus access must be seen (a bus trace records
@@ -202,7 +212,7 @@ protected:
     const DeviceConfig& cfg_;
     uc_struct* uc_ = nullptr;
     std::optional<ElfImage> image_;
-    tlm_utils::tlm_quantumkeeper qk_;
+    CoreQuantumKeeper qk_;
     sc_core::sc_time cycle_;  // one clock of this core
     const CoreTiming timing_;
 

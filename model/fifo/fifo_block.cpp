@@ -80,6 +80,11 @@ bool InputFifoBlock::settled_access(uint64_t offset, bool write) const {
     return write ? offset >= data_begin_ && offset < data_end_ : offset == status_offset_;
 }
 
+bool InputFifoBlock::time_neutral(uint64_t offset, bool write) const {
+    if (observer_) return false;
+    return write ? !consumer_waiting_ && offset >= data_begin_ && offset < data_end_ : offset == status_offset_;
+}
+
 InputFifos::Push InputFifoBlock::push_word(uint32_t fifo, uint32_t word, bool enabled) {
     const InputFifos::Push r = fifos_.push(fifo, word, enabled, sc_core::sc_time_stamp().value());
     if (r == InputFifos::Push::Queued) notify_push();

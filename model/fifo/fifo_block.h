@@ -53,6 +53,13 @@ public:
     // needs no synchronisation: a pushed word carries its writer's instant and
     // the stream controller takes it only once its own time has reached it.
     bool settled_access(uint64_t offset, bool write) const;
+    // True when an access at `offset` (`write`: FIFO_WR<i>, else FIFO_STAT)
+    // neither looks at SystemC time nor wakes a process: a status read reads
+    // the flags, a push stamps its word with its writer's instant and wakes
+    // the stream controller only when it waits for the word (or when a
+    // process is runnable at the current time, which then keeps its writer
+    // from owing time). Not while the activity is recorded at SystemC time.
+    bool time_neutral(uint64_t offset, bool write) const;
     // Two cores may write the FIFOs (the RISC-V core's fast FIFO besides the
     // Arm's FIFO_WR<i>): every access then synchronises (settled_access false).
     void set_single_writer(bool single) { single_writer_ = single; }
