@@ -8,19 +8,25 @@
 
 namespace ai8x {
 
+template <class T>
+void Platform::link(WireOut<T>& writer, const std::string& name, WireIn<T>& reader) {
+    reader.bind(wires_.connect(writer, name.c_str()));
+    wiring_.push_back({name, writer.name(), {reader.name()}});
+}
+
 void Platform::connect_soc() {
     periph_.attach(accel_.fast_fifo());
     attach_camera();
     Gcr& gcr = periph_.gcr();
     Gcfr& gcfr = periph_.gcfr();
     PowerControl& power = accel_.power();
-    accel_.cnn_clock.bind(wires_.connect(gcr.cnn_clock_hz, "cnn_clock_hz"));
-    power.cnn_clock_running.bind(wires_.connect(gcr.cnn_clock_running, "cnn_clock_running"));
-    power.power_enable.bind(wires_.connect(gcfr.power_enable, "cnn_power_enable"));
-    power.memory_enable.bind(wires_.connect(gcfr.memory_enable, "cnn_memory_enable"));
-    power.isolation.bind(wires_.connect(gcfr.isolation, "cnn_isolation"));
-    power.domain_reset.bind(wires_.connect(gcfr.domain_reset, "cnn_domain_reset"));
-    riscv_in_.clock.bind(wires_.connect(gcr.riscv_clock_running, "riscv_clock_running"));
+    link(gcr.cnn_clock_hz, "cnn_clock_hz", accel_.cnn_clock);
+    link(gcr.cnn_clock_running, "cnn_clock_running", power.cnn_clock_running);
+    link(gcfr.power_enable, "cnn_power_enable", power.power_enable);
+    link(gcfr.memory_enable, "cnn_memory_enable", power.memory_enable);
+    link(gcfr.isolation, "cnn_isolation", power.isolation);
+    link(gcfr.domain_reset, "cnn_domain_reset", power.domain_reset);
+    link(gcr.riscv_clock_running, "riscv_clock_running", riscv_in_.clock);
     assume_cnn_enabled();
     riscv_in_.on_clock_start = [this] {
         spdlog::warn("the firmware starts the RISC-V core at {}, but the folder has no RISC-V image (main_riscv.c)",
@@ -58,8 +64,7 @@ void Platform::connect_cpu_interrupts() {
         std::make_unique<CoreInputs>("nvic", lines, [cpu](unsigned line, bool level) { cpu->set_irq(line, level); });
     for (Peripheral* p : periph_.peripherals())
         if (p->irq())
-            nvic_->irq(static_cast<unsigned>(p->instance().interrupt))
-                .bind(wires_.connect(*p->irq(), ("irq_" + std::string(p->basename())).c_str()));
+            link(*p->irq(), "irq_" + std::string(p->basename()), nvic_->irq(static_cast<unsigned>(p->instance().interrupt)));
 }
 
 }  // namespace ai8x

@@ -19,8 +19,10 @@ InfoResult info_in_process(const InfoOptions& opts) {
         return result;
     }
     SimulationTurn turn;
-    // Elaborated only, never simulated: the map is what construction built.
+    // Elaborated only, never simulated: the map is what construction built,
+    // with the Cortex-M4 a run adds (its interrupt inputs are wired then).
     Platform platform(cfg);
+    platform.add_cpu();
     const PlatformMap map = describe_platform(platform);
     result.text = opts.json ? render_json(map).dump(2) + "\n" : render_text(map);
     result.exit_code = 0;

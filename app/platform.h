@@ -58,6 +58,16 @@ public:
     // windows) the board starts as the firmware's cnn_enable() leaves it.
     void assume_soc_reset();
 
+    // One wire of the board: its name, the port that drives it and the ports
+    // that read it (hierarchical SystemC names: "soc.gcr.cnn_clock_hz").
+    struct WireLink {
+        std::string wire, writer;
+        std::vector<std::string> readers;
+    };
+    // Every wire the board has bound so far, in the order it bound them
+    // (`ai8xsim info` prints them as the wiring list).
+    const std::vector<WireLink>& wiring() const { return wiring_; }
+
     // Any other bus initiator (e.g. the trace player), named for bus messages.
     void bind_initiator(tlm::tlm_initiator_socket<32>& s, const std::string& name);
 
@@ -68,6 +78,9 @@ private:
     void attach_camera();
     void connect_cpu_interrupts();
     void assume_cnn_enabled();
+    // Binds `writer` through a new wire `name` to `reader` and records the link.
+    template <class T>
+    void link(WireOut<T>& writer, const std::string& name, WireIn<T>& reader);
 
     DeviceConfig cfg_;  // own copy: modules keep references to it
     AhbBus bus_;
@@ -82,6 +95,7 @@ private:
     CoreInputs riscv_in_;               // the RISC-V core's clock (GCR PCLKDIS1.CPU1)
     std::unique_ptr<CoreInputs> nvic_;  // the Cortex-M4's interrupt inputs (add_cpu)
     unsigned initiators_ = 0;
+    std::vector<WireLink> wiring_;
 };
 
 }  // namespace ai8x

@@ -148,6 +148,12 @@ PlatformMap describe_platform(Platform& platform) {
                  {"peripherals", MapWindow::Kind::Peripherals, cfg.peripheral_base, cfg.peripheral_size, -1, {}}, "",
                  bus);
 
+    for (Peripheral* p : platform.peripherals().peripherals())
+        place_window(map.top,
+                     {p->name(), MapWindow::Kind::Registers, p->base(), p->size(), int(p->registers().size()), {}}, "",
+                     bus);
+    for (const Platform::WireLink& w : platform.wiring()) map.wires.push_back({w.wire, w.writer, w.readers});
+
     const Accelerator& accel = platform.accelerator();
     for (const AddressWindow& a : accel.windows()) {
         MapWindow w{a.name, a.is_register_block ? MapWindow::Kind::Registers : MapWindow::Kind::AcceleratorMemory,

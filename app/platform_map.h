@@ -47,14 +47,23 @@ struct MapModule {
     std::vector<MapModule> children;
 };
 
+// A wire between modules (tlm/wire.h): interrupts, clocks, power controls.
+struct MapWire {
+    std::string name;                  // the wire's own name ("cnn_clock_hz")
+    std::string writer;                // the output port driving it ("soc.gcr.cnn_clock_hz")
+    std::vector<std::string> readers;  // the input ports acting on it ("cnn.cnn_clock")
+};
+
 struct PlatformMap {
     std::string device, config_path;
     std::vector<MapModule> top;  // sc_get_top_level_objects(), in elaboration order
+    std::vector<MapWire> wires;  // as the board bound them
 };
 
 // Reads the elaborated hierarchy of `platform` (call before sc_start) and
 // places its windows: accelerator windows inside the accelerator (default: the
-// accelerator itself), CPU-side ones anywhere (default: the bus).
+// accelerator itself), each SoC peripheral's registers in its module, CPU-side
+// ones anywhere (default: the bus); and lists the board's wires.
 PlatformMap describe_platform(Platform& platform);
 
 // Adds `w` to the module below `scope` (a hierarchical name; "" = anywhere)

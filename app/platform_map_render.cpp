@@ -74,6 +74,23 @@ nlohmann::json module_json(const MapModule& m) {
     return j;
 }
 
+// "wiring:" and one line per wire: its name, then writer -> reader(s).
+std::string render_wiring(const std::vector<MapWire>& wires) {
+    if (wires.empty()) return {};
+    size_t name = 0, writer = 0;
+    for (const MapWire& w : wires) {
+        name = std::max(name, w.name.size());
+        writer = std::max(writer, w.writer.size());
+    }
+    std::string out = "\nwiring (wire  writer -> readers):\n";
+    for (const MapWire& w : wires) {
+        std::string readers;
+        for (const std::string& r : w.readers) readers += (readers.empty() ? "" : ", ") + r;
+        out += fmt::format("  {:<{}}  {:<{}} -> {}\n", w.name, name, w.writer, writer, readers);
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string render_text(const PlatformMap& map) {
@@ -101,13 +118,15 @@ std::string render_text(const PlatformMap& map) {
         }
         out += line;
     }
-    return out;
+    return out + render_wiring(map.wires);
 }
 
 nlohmann::json render_json(const PlatformMap& map) {
     nlohmann::json j{{"device", map.device}, {"config", map.config_path}};
     j["modules"] = nlohmann::json::array();
     for (const MapModule& m : map.top) j["modules"].push_back(module_json(m));
+    j["wires"] = nlohmann::json::array();
+    for (const MapWire& w : map.wires) j["wires"].push_back({{"name", w.name}, {"writer", w.writer}, {"readers", w.readers}});
     return j;
 }
 

@@ -173,3 +173,32 @@ TEST_CASE("info: a window goes to the module its name ends in, else to the fallb
     ai8x::place_window(top, window("nowhere"), "board.cnn", "no.such.module");
     CHECK(cnn.windows.size() == 1);
 }
+
+TEST_CASE("info: the wiring list names each wire's writer and readers, and SoC peripherals show their registers",
+          "[cli][info]") {
+    const InfoOutcome o = run_info_cli("info --json");
+    INFO(o.err);
+    REQUIRE(o.exit_code == 0);
+    const nlohmann::json map = nlohmann::json::parse(o.out);
+    std::map<std::string, nlohmann::json> wires;
+    for (const auto& w : map.at("wires")) wires[w.at("name").get<std::string>()] = w;
+    // The CNN clock from GCR, the power masks from GCFR, an interrupt to the NVIC.
+    REQUIRE(wires.count("cnn_clock_hz") == 1);
+    CHECK(wires["cnn_clock_hz"].at("writer") == "soc.gcr.cnn_clock_hz");
+    CHECK(wires["cnn_clock_hz"].at("readers") == nlohmann::json::array({"cnn.cnn_clock"}));
+    REQUIRE(wires.count("cnn_isolation") == 1);
+    CHECK(wires["cnn_isolation"].at("readers") == nlohmann::json::array({"cnn.power.isolation"}));
+    REQUIRE(wires.count("irq_sema") == 1);
+    const std::string nvic_input = wires["irq_sema"].at("readers").at(0).get<std::string>();
+    CHECK(nvic_input.rfind("nvic.irq", 0) == 0);
+
+    std::map<std::string, nlohmann::json> windows;
+    for (const auto& m : map.at("modules")) collect_windows(m, windows);
+    REQUIRE(windows.count("soc.gcr") == 1);
+    CHECK(windows["soc.gcr"].at("type") == "registers");
+    CHECK(windows["soc.gcr"].at("registers").get<int>() > 0);
+
+    const InfoOutcome text = run_info_cli("info");
+    CHECK(contains(text.out, "wiring"));
+    CHECK(contains(text.out, "soc.gcfr.isolation"));
+}
