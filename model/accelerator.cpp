@@ -42,10 +42,9 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
             on_ctl_write(q, old);
             if (quadrant_side) quadrant_side(r, old);
         };
-        add_region(quad.register_bank(), cfg_.quadrant_regs.size);
+        add_region(quad.register_bank(), cfg_.quadrant_regs.size, {static_cast<int>(q), CnnBlock::Registers});
         for (const auto& port : quad.memory_ports())
-            regions_.push_back(
-                {port->name(), port->base(), port->span(), nullptr, port.get(), access_scope_of(port->name())});
+            regions_.push_back({port->name(), port->base(), port->span(), nullptr, port.get(), port->scope()});
     }
     bind_state();
 
@@ -106,8 +105,8 @@ void Accelerator::bind_state() {
     state_.attach(b);
 }
 
-void Accelerator::add_region(RegisterBank& bank, uint64_t size) {
-    regions_.push_back({bank.name(), bank.base(), size, &bank, nullptr, access_scope_of(bank.name())});
+void Accelerator::add_region(RegisterBank& bank, uint64_t size, AccessScope scope) {
+    regions_.push_back({bank.name(), bank.base(), size, &bank, nullptr, scope});
 }
 
 std::vector<AddressWindow> Accelerator::windows() const {

@@ -141,7 +141,8 @@ private:
     const Region* decode(uint64_t address) const;
     void check_geometry() const;
     void bind_state();
-    void add_region(RegisterBank& bank, uint64_t size);
+    // A register block on the bus; `scope`: the quadrant it belongs to (none: the FIFO and AON blocks).
+    void add_region(RegisterBank& bank, uint64_t size, AccessScope scope = {});
     void on_ctl_write(uint32_t q, uint32_t old_value);
     void update_irq();
     void sequencer();

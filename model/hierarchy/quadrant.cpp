@@ -49,10 +49,10 @@ Quadrant::Quadrant(sc_core::sc_module_name name, const DeviceConfig& cfg, uint32
     };
     ports_.push_back(std::move(data));
     ports_.push_back(std::make_unique<SlotArrayPort<uint16_t>>(
-        prefix + "tram", cfg.tram, q, quadrant_base(cfg.tram, q),
+        prefix + "tram", CnnBlock::Tram, cfg.tram, q, quadrant_base(cfg.tram, q),
         arrays_of<uint16_t>(processors, [](Processor& p) -> MemoryArray<uint16_t>* { return &p.tram; }), false));
     ports_.push_back(std::make_unique<SlotArrayPort<uint8_t>>(
-        prefix + "bias", cfg.bias_mem, q, quadrant_base(cfg.bias_mem, q),
+        prefix + "bias", CnnBlock::Bias, cfg.bias_mem, q, quadrant_base(cfg.bias_mem, q),
         arrays_of<uint8_t>(bias, [](MemoryInstance<uint8_t>& b) -> MemoryArray<uint8_t>* { return &b; }), true));
     ports_.push_back(std::make_unique<KernelMemoryPort>(
         prefix + "kernel", cfg, q, quadrant_base(cfg.kernel_mem, q),

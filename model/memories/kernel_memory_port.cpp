@@ -15,7 +15,7 @@ constexpr unsigned kSlotByteOfWeight[9] = {0, 7, 6, 5, 4, 11, 10, 9, 8};
 
 KernelMemoryPort::KernelMemoryPort(std::string name, const DeviceConfig& cfg, uint32_t q, uint64_t base,
                                    std::vector<KernelArray*> instances, const uint32_t& ctl)
-    : MemoryPort(std::move(name), cfg.kernel_mem, q, base),
+    : MemoryPort(std::move(name), CnnBlock::Kernel, cfg.kernel_mem, q, base),
       instances_(std::move(instances)),
       ctl_(ctl),
       mexpress_(register_fields(cfg).REG_CTL.MEXPRESS) {}

@@ -6,8 +6,9 @@
 
 namespace ai8x {
 
-MemoryPort::MemoryPort(std::string name, const ArrayGeometry& geometry, uint32_t quadrant, uint64_t base)
-    : name_(std::move(name)), geo_(geometry), quadrant_(quadrant), base_(base) {}
+MemoryPort::MemoryPort(std::string name, CnnBlock block, const ArrayGeometry& geometry, uint32_t quadrant,
+                       uint64_t base)
+    : name_(std::move(name)), block_(block), geo_(geometry), quadrant_(quadrant), base_(base) {}
 
 uint64_t MemoryPort::span() const {
     return uint64_t(geo_.instances_per_quadrant - 1) * geo_.instance_stride + uint64_t(geo_.words) * geo_.slot_bytes;

@@ -11,16 +11,19 @@
 #include <tlm>
 
 #include "model/accel_state.h"
+#include "model/power/access_scope.h"
 
 namespace ai8x {
 
 class MemoryPort {
 public:
     // `base` is the absolute bus address of this quadrant's instance 0, word 0.
-    MemoryPort(std::string name, const ArrayGeometry& geometry, uint32_t quadrant, uint64_t base);
+    MemoryPort(std::string name, CnnBlock block, const ArrayGeometry& geometry, uint32_t quadrant, uint64_t base);
     virtual ~MemoryPort() = default;
 
     const std::string& name() const { return name_; }
+    // The quadrant and memory the port reaches (the power rules decide by it).
+    AccessScope scope() const { return {static_cast<int>(quadrant_), block_}; }
     uint64_t base() const { return base_; }
     // Bytes from instance 0 word 0 to the end of the last instance's last slot.
     uint64_t span() const;
@@ -39,6 +42,7 @@ protected:
     uint64_t address_of(uint64_t offset) const { return base_ + offset; }
 
     std::string name_;
+    CnnBlock block_;
     ArrayGeometry geo_;
     uint32_t quadrant_;
     uint64_t base_;
@@ -52,9 +56,9 @@ class SlotArrayPort : public MemoryPort {
 public:
     // `instances` are this quadrant's instances, owned by its modules, in bus
     // order. With `track_written`, every write marks the word as written.
-    SlotArrayPort(std::string name, const ArrayGeometry& geometry, uint32_t quadrant, uint64_t base,
+    SlotArrayPort(std::string name, CnnBlock block, const ArrayGeometry& geometry, uint32_t quadrant, uint64_t base,
                   std::vector<MemoryArray<T>*> instances, bool track_written)
-        : MemoryPort(std::move(name), geometry, quadrant, base),
+        : MemoryPort(std::move(name), block, geometry, quadrant, base),
           instances_(std::move(instances)),
           track_written_(track_written) {}
 

@@ -59,7 +59,7 @@ class DataSramPort : public SlotArrayPort<uint32_t> {
 public:
     DataSramPort(std::string name, const DeviceConfig& cfg, uint32_t quadrant, uint64_t base,
                  std::vector<DataSramArray*> instances, const QuadrantRegisters& regs)
-        : SlotArrayPort<uint32_t>(std::move(name), cfg.data_sram, quadrant, base, instances, true),
+        : SlotArrayPort<uint32_t>(std::move(name), CnnBlock::DataSram, cfg.data_sram, quadrant, base, instances, true),
           mlator_(cfg, regs, std::move(instances)) {}
 
     Mlator& mlator() { return mlator_; }

@@ -29,27 +29,6 @@ bool memory_kind_of(CnnBlock b, MemoryKind& k) {
 }
 }  // namespace
 
-AccessScope access_scope_of(const std::string& window_name) {
-    // Module-tree names: <root>.q<N>.<block>
-    AccessScope s;
-    size_t at = 0, end = 0;
-    for (at = window_name.find(".q"); at != std::string::npos; at = window_name.find(".q", at + 1)) {
-        end = at + 2;
-        while (end < window_name.size() && std::isdigit(static_cast<unsigned char>(window_name[end]))) ++end;
-        if (end > at + 2 && end < window_name.size() && window_name[end] == '.') break;
-    }
-    if (at == std::string::npos) return s;
-    s.quadrant = std::stoi(window_name.substr(at + 2, end - at - 2));
-    const std::string block = window_name.substr(end + 1);
-    s.block = block == "regs"        ? CnnBlock::Registers
-              : block == "data_sram" ? CnnBlock::DataSram
-              : block == "tram"      ? CnnBlock::Tram
-              : block == "bias"      ? CnnBlock::Bias
-              : block == "kernel"    ? CnnBlock::Kernel
-                                     : CnnBlock::Other;
-    return s;
-}
-
 PowerControl::PowerControl(sc_core::sc_module_name name, AcceleratorState& state)
     : sc_module(name),
       power_enable("power_enable", [this](uint32_t m) { set_power_enable(m); }),

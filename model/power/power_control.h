@@ -21,21 +21,13 @@
 #include <tlm>
 
 #include "model/accel_state.h"
+#include "model/power/access_scope.h"
 #include "model/power/power_fields.h"
 #include "model/registers/register_fields.h"
 #include "tlm/repeated_warnings.h"
 #include "tlm/wire.h"
 
 namespace ai8x {
-
-// Which part of the accelerator a bus window reaches.
-enum class CnnBlock { Other, Registers, DataSram, Tram, Bias, Kernel };
-struct AccessScope {
-    int quadrant = -1;  // -1: not inside a quadrant (FIFO block, AON registers)
-    CnnBlock block = CnnBlock::Other;
-};
-// The scope of a window named by the module tree ("cnn.q2.kernel", "cnn.q0.regs").
-AccessScope access_scope_of(const std::string& window_name);
 
 class PowerControl : public sc_core::sc_module {
 public:

@@ -94,7 +94,7 @@ TEST_CASE("soft reset returns a quadrant's registers to reset values and keeps i
 TEST_CASE("soft reset clears a pending completion interrupt", "[power]") {
     AccelBench b;
     bool irq = false;
-    b.accel.on_irq = [&](bool level) { irq = level; };
+    b.on_irq = [&](bool level) { irq = level; };
     REQUIRE(b.write(qreg(2, REG_CTL_OFFSET), kStopSm | ctl::kCnnIrq) == tlm::TLM_OK_RESPONSE);
     REQUIRE(irq);
     b.accel.power().set_domain_reset(0x4);
@@ -211,7 +211,7 @@ struct NoClockDriver : AccelBench {
     bool busy_without_clock = false, irq_without_clock = false;
     SC_HAS_PROCESS(NoClockDriver);
     explicit NoClockDriver(Missing m) : AccelBench("noclk"), missing(m) {
-        accel.on_irq = [this](bool level) {
+        on_irq = [this](bool level) {
             if (level) irq_at = sc_core::sc_time_stamp();
         };
         SC_THREAD(run);
@@ -264,7 +264,7 @@ struct ResetDuringRunDriver : AccelBench {
     bool irq_seen = false;
     SC_HAS_PROCESS(ResetDuringRunDriver);
     ResetDuringRunDriver() : AccelBench("rst") {
-        accel.on_irq = [this](bool level) { irq_seen |= level; };
+        on_irq = [this](bool level) { irq_seen |= level; };
         SC_THREAD(run);
     }
     void run() {
@@ -321,14 +321,18 @@ TEST_CASE("REG_SRAM_TEST self tests report done and passed and zero their memori
     check_memories_hold(b, 0);
 }
 
-TEST_CASE("window names map to the quadrant and block their accesses reach", "[power]") {
-    CHECK(access_scope_of("cnn.q2.kernel").quadrant == 2);
-    CHECK(access_scope_of("cnn.q2.kernel").block == CnnBlock::Kernel);
-    CHECK(access_scope_of("bench.accel.q3.regs").block == CnnBlock::Registers);
-    CHECK(access_scope_of("cnn.q0.data_sram").block == CnnBlock::DataSram);
-    CHECK(access_scope_of("cnn.fifo.regs").quadrant == -1);
-    CHECK(access_scope_of("cnn.aon").quadrant == -1);
-    CHECK(access_scope_of("top.quad.cnn.q1.bias").quadrant == 1);  // a ".q" earlier in the path is skipped
+TEST_CASE("each quadrant's memory ports state the quadrant and memory their accesses reach", "[power]") {
+    AccelBench b;
+    const std::vector<CnnBlock> blocks{CnnBlock::DataSram, CnnBlock::Tram, CnnBlock::Bias, CnnBlock::Kernel};
+    for (uint32_t q = 0; q < b.accel.quadrant_count(); ++q) {
+        const auto& ports = b.accel.quadrant(q).memory_ports();
+        REQUIRE(ports.size() == blocks.size());
+        for (std::size_t i = 0; i < ports.size(); ++i) {
+            INFO(ports[i]->name());
+            CHECK(ports[i]->scope().quadrant == int(q));
+            CHECK(ports[i]->scope().block == blocks[i]);
+        }
+    }
 }
 
 TEST_CASE("refused accesses to an unpowered quadrant: one warning per reason, the rest counted at the end", "[power]") {
