@@ -9,9 +9,22 @@
 namespace ai8x {
 
 template <class T>
+Wire<T>& Platform::link(WireOut<T>& writer, const std::string& name) {
+    Wire<T>& wire = wires_.connect(writer, name.c_str());
+    wiring_.push_back({name, writer.name(), {}, &wire});
+    return wire;
+}
+
+template <class T>
+void Platform::add_reader(Wire<T>& wire, WireIn<T>& reader) {
+    reader.bind(wire);
+    for (WireLink& l : wiring_)
+        if (l.channel == &wire) l.readers.push_back(reader.name());
+}
+
+template <class T>
 void Platform::link(WireOut<T>& writer, const std::string& name, WireIn<T>& reader) {
-    reader.bind(wires_.connect(writer, name.c_str()));
-    wiring_.push_back({name, writer.name(), {reader.name()}});
+    add_reader(link(writer, name), reader);
 }
 
 void Platform::connect_soc() {
@@ -27,6 +40,7 @@ void Platform::connect_soc() {
     link(gcfr.isolation, "cnn_isolation", power.isolation);
     link(gcfr.domain_reset, "cnn_domain_reset", power.domain_reset);
     link(gcr.riscv_clock_running, "riscv_clock_running", riscv_in_.clock);
+    cnn_irq_ = &link(accel_.irq, "cnn_irq");
     assume_cnn_enabled();
     riscv_in_.on_clock_start = [this] {
         spdlog::warn("the firmware starts the RISC-V core at {}, but the folder has no RISC-V image (main_riscv.c)",
@@ -54,9 +68,10 @@ void Platform::assume_soc_reset() {
     accel_.power().assume_soc_reset();
 }
 
-// Every peripheral that raises an interrupt reaches the NVIC input its description names.
+// Every peripheral that raises an interrupt reaches the NVIC input its
+// description names; the CNN's reaches its own (configs: cpu.interrupts.cnn).
 void Platform::connect_cpu_interrupts() {
-    std::vector<unsigned> lines;
+    std::vector<unsigned> lines{cfg_.cnn_irq};
     for (Peripheral* p : periph_.peripherals())
         if (p->irq()) lines.push_back(static_cast<unsigned>(p->instance().interrupt));
     CortexM4* cpu = cpu_.get();
@@ -65,6 +80,22 @@ void Platform::connect_cpu_interrupts() {
     for (Peripheral* p : periph_.peripherals())
         if (p->irq())
             link(*p->irq(), "irq_" + std::string(p->basename()), nvic_->irq(static_cast<unsigned>(p->instance().interrupt)));
+    add_reader(*cnn_irq_, nvic_->irq(cfg_.cnn_irq));
+}
+
+// The CNN interrupt reaches the RISC-V core's controller too; it decides by its enables.
+void Platform::connect_riscv_interrupts() {
+    RiscvCore* rv = riscv_.get();
+    riscv_intc_ = std::make_unique<CoreInputs>("riscv_intc", std::vector<unsigned>{cfg_.riscv.cnn_irq},
+                                               [rv](unsigned line, bool level) { rv->set_irq(line, level); });
+    add_reader(*cnn_irq_, riscv_intc_->irq(cfg_.riscv.cnn_irq));
+}
+
+void Platform::bind_cnn_irq(WireIn<bool>& reader) { add_reader(*cnn_irq_, reader); }
+
+void Platform::listen_cnn_irq(const std::string& who, std::function<void(bool)> on_change) {
+    listeners_.push_back(std::make_unique<WireListener<bool>>(who.c_str(), std::move(on_change)));
+    bind_cnn_irq(listeners_.back()->in);
 }
 
 }  // namespace ai8x

@@ -37,8 +37,6 @@ CortexM4& Platform::add_cpu() {
     cpu->access_time_neutral = [this, base, size](uint32_t address, bool write) {
         return address - base < size && accel_.fifo_block().time_neutral(address - base, write);
     };
-    // The NVIC input is the device's (configs: cpu.interrupts.cnn).
-    accel_.on_irq = [cpu, irq = cfg_.cnn_irq](bool level) { cpu->set_irq(irq, level); };
     // Firmware starts from the SoC's reset: the CNN unpowered, isolated, its clock
     // gated, until the firmware's cnn_enable(). (Without a CPU, e.g. replaying a
     // trace of the accelerator's windows only, it stays as cnn_enable() leaves it.)
@@ -60,12 +58,7 @@ RiscvCore& Platform::add_riscv() {
     // Both cores can fill the input FIFOs (the fast FIFO): neither may take a
     // FIFO's state now for its state at its own instant.
     accel_.fifo_block().set_single_writer(false);
-    CortexM4* cpu = cpu_.get();
-    // The CNN interrupt reaches both cores' controllers; each decides by its enables.
-    accel_.on_irq = [cpu, rv, arm_line = cfg_.cnn_irq, rv_line = cfg_.riscv.cnn_irq](bool level) {
-        cpu->set_irq(arm_line, level);
-        rv->set_irq(rv_line, level);
-    };
+    connect_riscv_interrupts();
     riscv_in_.on_clock_start = [this, rv] { rv->release(periph_.fcr().boot_address()); };
     periph_.sim_control().on_fault_rv = [rv] { rv->report_unhandled_exception(); };
     return *rv;

@@ -3,6 +3,7 @@
 // optionally the Cortex-M4. One per process (SystemC elaborates one design).
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -58,11 +59,20 @@ public:
     // windows) the board starts as the firmware's cnn_enable() leaves it.
     void assume_soc_reset();
 
+    // The CNN interrupt (the accelerator's irq output) to one more reader: a
+    // port of a module (the trace player's), or an instrument that is no module,
+    // through a listener module named `who` ("inference_timer"). Readers act on
+    // each edge in the order they were bound, after the cores' inputs. Call
+    // before sc_start.
+    void bind_cnn_irq(WireIn<bool>& reader);
+    void listen_cnn_irq(const std::string& who, std::function<void(bool)> on_change);
+
     // One wire of the board: its name, the port that drives it and the ports
     // that read it (hierarchical SystemC names: "soc.gcr.cnn_clock_hz").
     struct WireLink {
         std::string wire, writer;
         std::vector<std::string> readers;
+        const sc_core::sc_object* channel = nullptr;  // the Wire itself
     };
     // Every wire the board has bound so far, in the order it bound them
     // (`ai8xsim info` prints them as the wiring list).
@@ -77,10 +87,16 @@ private:
     void connect_soc();
     void attach_camera();
     void connect_cpu_interrupts();
+    void connect_riscv_interrupts();
     void assume_cnn_enabled();
-    // Binds `writer` through a new wire `name` to `reader` and records the link.
+    // A new wire `name` driven by `writer`, recorded in the wiring list; then
+    // `reader` bound to it (and recorded as its reader).
+    template <class T>
+    Wire<T>& link(WireOut<T>& writer, const std::string& name);
     template <class T>
     void link(WireOut<T>& writer, const std::string& name, WireIn<T>& reader);
+    template <class T>
+    void add_reader(Wire<T>& wire, WireIn<T>& reader);
 
     DeviceConfig cfg_;  // own copy: modules keep references to it
     AhbBus bus_;
@@ -94,6 +110,9 @@ private:
     WireSet wires_;
     CoreInputs riscv_in_;               // the RISC-V core's clock (GCR PCLKDIS1.CPU1)
     std::unique_ptr<CoreInputs> nvic_;  // the Cortex-M4's interrupt inputs (add_cpu)
+    std::unique_ptr<CoreInputs> riscv_intc_;  // the RISC-V core's interrupt inputs (add_riscv)
+    Wire<bool>* cnn_irq_ = nullptr;           // the accelerator's interrupt (connect_soc)
+    std::vector<std::unique_ptr<WireListener<bool>>> listeners_;
     unsigned initiators_ = 0;
     std::vector<WireLink> wiring_;
 };

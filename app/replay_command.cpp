@@ -21,7 +21,7 @@ void simulate_trace(const DeviceConfig& cfg, Trace trace, ReplayResult& result) 
     TracePlayer player("trace_player", std::move(trace));
     platform.bind_initiator(player.socket, "trace");
     // No CPU on this board: the accelerator's interrupt goes to the player.
-    platform.accelerator().on_irq = [&player](bool level) { player.irq(level); };
+    platform.bind_cnn_irq(player.irq_in);
     // The player ends the simulation when the trace is done; the kernel's
     // "stopped by user" note would only clutter stdout.
     sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);

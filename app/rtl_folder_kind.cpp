@@ -110,11 +110,7 @@ void RtlFolderKind::attach_control(RunContext& ctx) {
 void RtlFolderKind::attach_testbench(RunContext& ctx) {
     RtlTestbench* tb = testbench_.get();
     ctx.platform->bus().add_observer(tb);
-    auto next = ctx.accel->on_irq;
-    ctx.accel->on_irq = [tb, next](bool level) {
-        tb->on_irq(level);
-        if (next) next(level);
-    };
+    ctx.platform->listen_cnn_irq("rtl_testbench_monitor", [tb](bool level) { tb->on_irq(level); });
     tb->on_display = [this, &ctx](const std::string& line) {
         log_ += line + "\n";
         if (std::FILE* out = ctx.out()) std::fprintf(out, "%s\n", line.c_str());

@@ -46,22 +46,14 @@ void attach_trace_recorder(RunContext& ctx) {
     ctx.platform->bus().add_observer(rec);
     ctx.cpu->poll_fast_forward().enabled = false;  // the trace records every status read
     if (ctx.riscv) ctx.riscv->poll_fast_forward().enabled = false;
-    auto to_cpu = ctx.accel->on_irq;
-    ctx.accel->on_irq = [to_cpu, rec](bool level) {
-        rec->on_irq(level, sc_core::sc_time_stamp());
-        to_cpu(level);
-    };
+    ctx.platform->listen_cnn_irq("trace_recorder", [rec](bool level) { rec->on_irq(level, sc_core::sc_time_stamp()); });
 }
 
 void attach_inference_timer(RunContext& ctx) {
     ctx.instruments->inference_timer = std::make_unique<InferenceTimer>(ctx.accel->state());
     InferenceTimer* timer = ctx.instruments->inference_timer.get();
     ctx.platform->bus().add_observer(timer);
-    auto next = ctx.accel->on_irq;
-    ctx.accel->on_irq = [next, timer](bool level) {
-        timer->on_irq(level);
-        if (next) next(level);
-    };
+    ctx.platform->listen_cnn_irq("inference_timer", [timer](bool level) { timer->on_irq(level); });
 }
 
 // --vcd / --timeline: the accelerator reports its events only to a recorder that exists.
@@ -70,11 +62,7 @@ void attach_waveform_recorder(RunContext& ctx) {
     WaveformRecorder* rec = ctx.instruments->waves.get();
     Accelerator& accel = *ctx.accel;
     accel.set_observer(rec);
-    auto next = accel.on_irq;
-    accel.on_irq = [next, rec, &accel](bool level) {
-        rec->irq_changed(level, accel.now());
-        if (next) next(level);
-    };
+    ctx.platform->listen_cnn_irq("waveform_recorder", [rec, &accel](bool level) { rec->irq_changed(level, accel.now()); });
     ctx.cpu->on_sleep_change = [rec](bool asleep) { rec->sleep_changed(asleep, sc_core::sc_time_stamp()); };
 }
 
@@ -108,7 +96,6 @@ void attach_console(RunContext& ctx) {
 void attach_instruments(RunContext& ctx) {
     if (ctx.opts.gdb_port >= 0) attach_debugger(ctx);
     if (!ctx.opts.trace_out.empty()) attach_trace_recorder(ctx);
-    // Installed after the trace recorder so its IRQ hook wraps the recorder's.
     attach_inference_timer(ctx);
     RunInstruments& in = *ctx.instruments;
     if (ctx.riscv)

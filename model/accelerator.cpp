@@ -24,6 +24,7 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
     : sc_module(name),
       socket("socket"),
       cnn_clock("cnn_clock", [this](double hz) { set_cnn_clock_hz(hz); }),
+      irq("irq", false),
       cfg_(cfg),
       state_(cfg_, AcceleratorState::Unbound{}),
       cnn_clock_hz_(cfg.clocks.pclk_hz),
@@ -216,9 +217,7 @@ void Accelerator::on_ctl_write(uint32_t q, uint32_t old_value) {
 void Accelerator::update_irq() {
     bool level = false;
     for (const QuadrantRegisters& qr : state_.quadrant) level |= fields_.REG_CTL.CNN_IRQ.is_set(qr.ctl);
-    if (level == irq_level_) return;
-    irq_level_ = level;
-    if (on_irq) on_irq(level);
+    if (level != irq.read()) irq.write(level);
 }
 
 void Accelerator::sequencer() {

@@ -57,6 +57,9 @@ public:
     // The CNN clock in Hz as the SoC selects it (GCR PCLKDIV); unconnected, the
     // clock stays at PCLK unless set_cnn_clock_hz() changes it.
     WireIn<double> cnn_clock;
+    // The CNN interrupt (any quadrant's REG_CTL.CNN_IRQ), towards the cores'
+    // interrupt controllers and whatever else the board binds to its wire.
+    WireOut<bool> irq;
 
     SC_HAS_PROCESS(Accelerator);
     Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg);
@@ -73,8 +76,6 @@ public:
     FastFifo& fast_fifo() { return *fast_fifo_; }
     // Reset, power and clock state of the quadrants (docs/power-and-reset.md).
     PowerControl& power() { return *power_; }
-
-    std::function<void(bool level)> on_irq;  // CNN interrupt line towards the CPU
 
     void set_cnn_clock_hz(double hz);  // what the cnn_clock input does
     double cnn_clock_hz() const { return cnn_clock_hz_; }
@@ -172,7 +173,6 @@ private:
     double inference_clock_hz_ = 0;
     bool inference_pipelined_ = false;
     bool busy_ = false;
-    bool irq_level_ = false;
     std::vector<int> running_quadrants_;  // quadrants enabled when the run started
     // What the sequencer keeps while it waits inside an inference. A member, not
     // locals of its thread: SystemC never unwinds a thread suspended when the

@@ -21,7 +21,10 @@ sc_core::sc_time from_ps(uint64_t ps) { return sc_core::sc_time(static_cast<doub
 }  // namespace
 
 TracePlayer::TracePlayer(sc_core::sc_module_name name, Trace trace)
-    : sc_core::sc_module(name), socket("socket"), trace_(std::move(trace)) {
+    : sc_core::sc_module(name),
+      socket("socket"),
+      irq_in("irq", [this](bool level) { irq(level); }),
+      trace_(std::move(trace)) {
     SC_HAS_PROCESS(TracePlayer);
     SC_THREAD(run);
 }

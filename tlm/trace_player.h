@@ -12,6 +12,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include "tlm/trace_command.h"
+#include "tlm/wire.h"
 
 namespace ai8x {
 
@@ -43,6 +44,8 @@ public:
     // The interrupt line wait_irq listens to. Rising edges are remembered, so an
     // interrupt that fires before its wait_irq is reached still satisfies it.
     void irq(bool level);
+    // The same line as a port, for a board that drives it through a wire.
+    WireIn<bool> irq_in;
 
     // Time between two reads of a poll (default 100 ns).
     void set_poll_interval(const sc_core::sc_time& t) { poll_interval_ = t; }

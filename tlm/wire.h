@@ -88,6 +88,20 @@ private:
     std::function<void(const T&)> on_change_;
 };
 
+// A module that only listens to one wire: how an instrument outside the module
+// tree (a trace recorder, a timer, a test bench) reads a line, so that the
+// wiring list names it as a reader.
+template <class T>
+class WireListener : public sc_core::sc_module {
+public:
+    WireListener(sc_core::sc_module_name name, std::function<void(const T&)> on_change)
+        : sc_core::sc_module(name), in("in", std::move(on_change)) {}
+
+    WireIn<T> in;
+
+    const char* kind() const override { return "ai8x_wire_listener"; }
+};
+
 }  // namespace ai8x
 
 namespace ai8x {

@@ -191,6 +191,11 @@ TEST_CASE("info: the wiring list names each wire's writer and readers, and SoC p
     REQUIRE(wires.count("irq_sema") == 1);
     const std::string nvic_input = wires["irq_sema"].at("readers").at(0).get<std::string>();
     CHECK(nvic_input.rfind("nvic.irq", 0) == 0);
+    // The CNN interrupt from the accelerator to its NVIC input (configs: cpu.interrupts.cnn).
+    REQUIRE(wires.count("cnn_irq") == 1);
+    CHECK(wires["cnn_irq"].at("writer") == "cnn.irq");
+    const std::string cnn_line = "nvic.irq" + std::to_string(ai8x::load_device_config(ai8x::default_device_config_path()).cnn_irq);
+    CHECK(wires["cnn_irq"].at("readers") == nlohmann::json::array({cnn_line}));
 
     std::map<std::string, nlohmann::json> windows;
     for (const auto& m : map.at("modules")) collect_windows(m, windows);

@@ -197,7 +197,7 @@ struct StartDriver : AccelBench {
 
     SC_HAS_PROCESS(StartDriver);
     StartDriver() : AccelBench("drv") {
-        accel.on_irq = [this](bool level) { irq_edges.push_back({sc_core::sc_time_stamp(), level}); };
+        on_irq = [this](bool level) { irq_edges.push_back({sc_core::sc_time_stamp(), level}); };
         SC_THREAD(run);
     }
 
@@ -263,7 +263,7 @@ struct ClockDriver : AccelBench {
     sc_core::sc_time irq_at;
     SC_HAS_PROCESS(ClockDriver);
     ClockDriver() : AccelBench("clk") {
-        accel.on_irq = [this](bool level) {
+        on_irq = [this](bool level) {
             if (level) irq_at = sc_core::sc_time_stamp();
         };
         SC_THREAD(run);

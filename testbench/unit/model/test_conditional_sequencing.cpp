@@ -48,7 +48,7 @@ struct VectorBench : AccelBench {
         text << in.rdbuf();
         packed_kernels = text.str().find("// Set address") != std::string::npos;
         accel.set_cnn_clock_hz(200e6);
-        accel.on_irq = [this](bool level) {
+        on_irq = [this](bool level) {
             if (level) irq_raised.notify(sc_core::SC_ZERO_TIME);
         };
         SC_THREAD(run);

@@ -78,7 +78,7 @@ struct FastFeeder : AccelBench {
         master_ctl = f.FIFOGRP.with(f.FFIFO_EN.with(master_ctl, 1), 1);
         for (auto& q : accel.state().quadrant) q.ctl = max78000_ctl_fields().CNN_EN.with(q.ctl, 0);
         accel.set_cnn_clock_hz(kBenchCnnHz);
-        accel.on_irq = [this](bool level) {
+        on_irq = [this](bool level) {
             if (level) irq.notify();
         };
         SC_THREAD(run);

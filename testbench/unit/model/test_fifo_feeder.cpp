@@ -53,7 +53,7 @@ struct Feeder : AccelBench {
         master_ctl = start.value, master_ctl_address = start.address;
         for (auto& q : accel.state().quadrant) q.ctl = max78000_ctl_fields().CNN_EN.with(q.ctl, 0);
         accel.set_cnn_clock_hz(kBenchCnnHz);
-        accel.on_irq = [this](bool level) {
+        on_irq = [this](bool level) {
             if (level) irq.notify();
         };
         SC_THREAD(run);

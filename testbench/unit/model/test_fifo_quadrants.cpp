@@ -136,7 +136,7 @@ struct QuadrantOutcome {
 QuadrantOutcome run_fed(const RandomLayer& l, const std::vector<std::vector<uint32_t>>& words, sc_core::sc_time limit) {
     AccelBench bench("fifo_quadrants");
     QuadrantOutcome o;
-    bench.accel.on_irq = [&o](bool level) { o.irq = o.irq || level; };
+    bench.on_irq = [&o](bool level) { o.irq = o.irq || level; };
     bench.accel.set_cnn_clock_hz(50e6);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     for (const BusWrite& w : fifo_layer_writes(l))

@@ -51,7 +51,7 @@ uint64_t layer_reg(int q, unsigned kind) {
 std::vector<EngineWarning> run_edited(const RandomLayer& l, const std::function<void(std::vector<BusWrite>&)>& edit) {
     AccelBench b;
     bool irq = false;
-    b.accel.on_irq = [&](bool level) { irq = irq || level; };
+    b.on_irq = [&](bool level) { irq = irq || level; };
     b.accel.set_cnn_clock_hz(1e9);
     sc_core::sc_start(sc_core::SC_ZERO_TIME);
     std::vector<BusWrite> writes = test::compose_layer_writes(l, max78000());

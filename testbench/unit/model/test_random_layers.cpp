@@ -116,7 +116,7 @@ struct Runner {
     AccelBench bench;
     bool irq = false;
     explicit Runner(const DeviceConfig& device = max78000()) : cfg(device), bench("bench", device) {
-        bench.accel.on_irq = [this](bool level) { irq = irq || level; };
+        bench.on_irq = [this](bool level) { irq = irq || level; };
         // A fast CNN clock keeps simulated time short; only the function matters here.
         bench.accel.set_cnn_clock_hz(1e9);
         sc_core::sc_start(sc_core::SC_ZERO_TIME);

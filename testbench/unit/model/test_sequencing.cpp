@@ -55,7 +55,7 @@ struct Program : AccelBench {
     SC_HAS_PROCESS(Program);
     explicit Program(int master_quadrant) : AccelBench("program"), master(master_quadrant) {
         accel.set_cnn_clock_hz(50e6);
-        accel.on_irq = [this](bool level) {
+        on_irq = [this](bool level) {
             if (level && !done) finished = sc_core::sc_time_stamp(), done = true;
         };
         SC_THREAD(run);
