@@ -53,7 +53,12 @@ RegField PeripheralRegister::field(const char* field_name, bool required) const 
 void PeripheralRegister::bus_write(unsigned index, unsigned lane, unsigned size, uint32_t data) {
     const uint32_t old = values_[index];
     const uint32_t mask = lane_mask(size) << (8 * lane);
-    const uint32_t word = (old & ~mask) | ((data << (8 * lane)) & mask);
+    uint32_t word = (old & ~mask) | ((data << (8 * lane)) & mask);
+    for (const FieldDescription& f : desc_->fields) {
+        if (!f.keyed) continue;
+        if (f.field().get(word) != f.key) return;  // without the key the write is ignored
+        word = f.field().with(word, f.field().get(old));
+    }
     switch (desc_->access) {
         case RegAccess::RO: return;  // the bus may write; the hardware keeps its value
         case RegAccess::W1C: values_[index] = old & ~(word & mask); break;

@@ -209,6 +209,11 @@ void read_fields(const Reader& r, const YAML::Node& fields, const std::string& p
             f.reset = given;
         }
         f.meaning = r.str(fn, fpath, "meaning");
+        if (fn["key"]) {
+            f.keyed = true;
+            f.key = r.u32(fn, fpath, "key");
+            if (f.key > f.field().get(~0u)) r.fail(fpath + ".key", "does not fit the field's width", &fn);
+        }
         if (used & f.field().mask())
             for (const FieldDescription& o : d.fields)
                 if (o.field().mask() & f.field().mask()) r.fail(fpath + ".bits", "overlaps field " + o.name, &fn);
@@ -265,6 +270,11 @@ PeripheralDescription read_peripheral(const Reader& r, const YAML::Node& n, size
     const std::string path = "peripherals." + p.name;
     p.size = r.positive(n, path, "size");
     p.meaning = r.str(n, path, "meaning");
+    if (n["bus"]) {
+        const std::string bus = r.str(n, path, "bus");
+        if (bus != "core" && bus != "soc") r.fail(path + ".bus", "must be soc (the default) or core", &n);
+        p.core_bus = bus == "core";
+    }
     if (n["instances"] && n["base"]) r.fail(path, "give either base or instances, not both", &n);
     if (const YAML::Node list = n["instances"]) {
         if (!list.IsSequence() || list.size() == 0) r.fail(path + ".instances", "expected a non-empty list", &list);
@@ -298,7 +308,8 @@ std::vector<PeripheralDescription> read_peripherals(const Reader& r, const YAML:
         for (const PeripheralInstance& inst : p.instances) {
             const std::string key = "peripherals." + p.name + (inst.name == p.name ? "" : "." + inst.name);
             if (!instances.insert(inst.name).second) r.fail(key, "duplicate instance name", &item);
-            if (inst.base < window_base || inst.base + p.size > window_base + window_size)
+            const bool in_window = inst.base >= window_base && inst.base + p.size <= window_base + window_size;
+            if (!p.core_bus && !in_window)
                 r.fail(key + ".base", "lies outside cpu.peripherals", &item);
             for (const PeripheralDescription& o : out)
                 for (const PeripheralInstance& other : o.instances)

@@ -50,6 +50,10 @@ struct FieldDescription {
     unsigned width = 1;
     uint32_t reset = 0;  // field value after reset
     std::string meaning;
+    // A key field (configs: `key:`): a write takes effect only when it holds
+    // `key` here, and the field keeps its stored value (AIRCR.VECTKEY).
+    bool keyed = false;
+    uint32_t key = 0;
 
     RegField field() const { return RegField{lsb, width}; }
 };
@@ -85,6 +89,10 @@ struct PeripheralDescription {
     std::string name;   // "GPIO"
     uint64_t size = 0;  // bytes each instance decodes
     std::string meaning;
+    // On the Cortex-M4's private peripheral bus (configs: `bus: core`, the
+    // System Control Space): the core maps it; not in cpu.peripherals, not a
+    // module of the SoC.
+    bool core_bus = false;
     std::vector<PeripheralInstance> instances;
     std::vector<RegisterDescription> registers;
 

@@ -20,6 +20,13 @@ constexpr uint32_t kExcReturnMin = 0xFFFFFFF0;
 constexpr uint32_t kFrameBytes = 32;           // R0-R3, R12, LR, PC, xPSR
 constexpr uint32_t kXpsrFrameAlign = 1u << 9;  // stacked xPSR bit 9: SP was realigned by 4
 constexpr unsigned kExternalIrqs = 240;        // ARMv7-M maximum
+// The reset vector table is at the start of the read-only CPU region (flash).
+uint32_t reset_vector_table(const DeviceConfig& cfg) {
+    for (const auto& r : cfg.cpu_regions)
+        if (!r.writable) return uint32_t(r.base);
+    return 0;
+}
+
 const int kFrameRegs[] = {UC_ARM_REG_R0,  UC_ARM_REG_R1, UC_ARM_REG_R2, UC_ARM_REG_R3,
                           UC_ARM_REG_R12, UC_ARM_REG_LR, UC_ARM_REG_PC, UC_ARM_REG_XPSR};
 
@@ -30,14 +37,8 @@ CortexM4::CortexM4(sc_core::sc_module_name name, const DeviceConfig& cfg)
           name, cfg, UC_ARCH_ARM, uc_mode(UC_MODE_THUMB | UC_MODE_MCLASS),
           CoreTiming{cfg.clocks.cpu_hz, cfg.cpu_timing.cycles_per_instruction, cfg.cpu_timing.branch_refill_cycles},
           EM_ARM),
-      scs_(0),
+      scs_("scs", cfg_, reset_vector_table(cfg_)),
       irq_lines_(kExternalIrqs, false) {
-    // The reset vector table is at the start of the read-only CPU region (flash).
-    for (const auto& r : cfg_.cpu_regions)
-        if (!r.writable) {
-            scs_ = SystemControlSpace(uint32_t(r.base));
-            break;
-        }
     SC_HAS_PROCESS(CortexM4);
     SC_THREAD(run);
     // Unicorn (QEMU's code generator and helpers) runs on this thread's stack.
@@ -83,7 +84,7 @@ void CortexM4::start_of_simulation() {
 // A loop polling a register the model lacks would print a line per pass: the
 // first access of each kind to each register is a warning, the rest counted.
 void CortexM4::warn_unmodelled_register(const char* access, uint64_t offset) {
-    const std::string reg = hex32(uint32_t(SystemControlSpace::kBase + offset));
+    const std::string reg = hex32(uint32_t(scs_.base() + offset));
     unmodelled_.warn(fmt::format("{} of unmodelled system register {}", access, reg),
                      fmt::format("{}: {} of unmodelled system register {} at {}", name(), access, reg, describe(pc_)));
 }
@@ -91,7 +92,7 @@ void CortexM4::warn_unmodelled_register(const char* access, uint64_t offset) {
 void CortexM4::map_system_control_space() {
     // The user data of the callbacks is the core itself: the SCS is not a bus window.
     check_uc(uc_mmio_map(
-                 uc_, SystemControlSpace::kBase, SystemControlSpace::kSize,
+                 uc_, scs_.base(), scs_.size(),
                  [](uc_engine*, uint64_t off, unsigned, void* w) -> uint64_t {
                      auto* cpu = static_cast<CortexM4*>(w);
                      uint32_t v = 0;

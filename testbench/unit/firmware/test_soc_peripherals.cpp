@@ -185,7 +185,8 @@ TEST_CASE("the RTL testbench block: on the bus once attached, pass/fail name cor
 }
 
 TEST_CASE("NVIC enable/pending bits and VTOR", "[nvic]") {
-    SystemControlSpace scs(0x10000000);
+    const DeviceConfig cfg = config();
+    SystemControlSpace scs("scs", cfg, 0x10000000);
     CHECK(scs.vtor() == 0x10000000);
     CHECK(scs.write(0xD08, 0x20001234));
     CHECK(scs.vtor() == 0x20001200);                 // TBLOFF is bits 31:7
@@ -203,7 +204,8 @@ TEST_CASE("NVIC enable/pending bits and VTOR", "[nvic]") {
 }
 
 TEST_CASE("SCB SCR keeps the sleep bits and AIRCR the priority grouping behind its key", "[nvic]") {
-    SystemControlSpace scs(0x10000000);
+    const DeviceConfig cfg = config();
+    SystemControlSpace scs("scs", cfg, 0x10000000);
     uint32_t v = 1;
     REQUIRE(scs.read(0xD10, v));
     CHECK(v == 0);
@@ -219,6 +221,9 @@ TEST_CASE("SCB SCR keeps the sleep bits and AIRCR the priority grouping behind i
     REQUIRE(scs.read(0xD0C, v));
     CHECK(v == 0xFA050000);
     CHECK(scs.write(0xD0C, 0x05FA0500));  // PRIGROUP 5 with the key
+    REQUIRE(scs.read(0xD0C, v));
+    CHECK(v == 0xFA050500);
+    CHECK(scs.write(0xD0C, 0x05FB0300));  // a wrong key: ignored
     REQUIRE(scs.read(0xD0C, v));
     CHECK(v == 0xFA050500);
 }

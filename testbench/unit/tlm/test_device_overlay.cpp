@@ -101,3 +101,20 @@ TEST_CASE("overlay mistakes are named", "[config][overlay]") {
     CHECK_THROWS_WITH(load_device_config(name), Catch::Contains("does not end"));
     std::remove(name);
 }
+
+TEST_CASE("the System Control Space is described on the core's bus; a key must fit its field", "[config][peripheral]") {
+    const DeviceConfig c = load_device_config(kBase);
+    const PeripheralDescription* scs = c.registers->find_peripheral("SCS");
+    REQUIRE(scs);
+    CHECK(scs->core_bus);
+    REQUIRE(scs->find("AIRCR"));
+    const FieldDescription* key = scs->find("AIRCR")->find("VECTKEY");
+    REQUIRE(key);
+    CHECK(key->keyed);
+    CHECK(key->key == 0x05FA);
+    // Outside cpu.peripherals only on the core's bus.
+    CHECK_THAT(test::config_error_after_edit(kBase, R"(    bus: core[^\n]*\n)", ""),
+               Catch::Contains("peripherals.SCS.base") && Catch::Contains("lies outside cpu.peripherals"));
+    CHECK_THAT(test::config_error_after_edit(kBase, "key: 0x05FA", "key: 0x105FA"),
+               Catch::Contains("VECTKEY.key") && Catch::Contains("does not fit"));
+}
