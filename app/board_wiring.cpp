@@ -79,7 +79,8 @@ void Platform::connect_cpu_interrupts() {
         std::make_unique<CoreInputs>("nvic", lines, [cpu](unsigned line, bool level) { cpu->set_irq(line, level); });
     for (Peripheral* p : periph_.peripherals())
         if (p->irq())
-            link(*p->irq(), "irq_" + std::string(p->basename()), nvic_->irq(static_cast<unsigned>(p->instance().interrupt)));
+            link(*p->irq(), "irq_" + std::string(p->basename()),
+                 nvic_->irq(static_cast<unsigned>(p->instance().interrupt)));
     add_reader(*cnn_irq_, nvic_->irq(cfg_.cnn_irq));
 }
 

@@ -108,8 +108,8 @@ private:
     std::unique_ptr<RtlTestbenchControl> rtl_testbench_;
     std::unique_ptr<CameraInterface> camera_;
     WireSet wires_;
-    CoreInputs riscv_in_;               // the RISC-V core's clock (GCR PCLKDIS1.CPU1)
-    std::unique_ptr<CoreInputs> nvic_;  // the Cortex-M4's interrupt inputs (add_cpu)
+    CoreInputs riscv_in_;                     // the RISC-V core's clock (GCR PCLKDIS1.CPU1)
+    std::unique_ptr<CoreInputs> nvic_;        // the Cortex-M4's interrupt inputs (add_cpu)
     std::unique_ptr<CoreInputs> riscv_intc_;  // the RISC-V core's interrupt inputs (add_riscv)
     Wire<bool>* cnn_irq_ = nullptr;           // the accelerator's interrupt (connect_soc)
     std::vector<std::unique_ptr<WireListener<bool>>> listeners_;

@@ -126,7 +126,8 @@ nlohmann::json render_json(const PlatformMap& map) {
     j["modules"] = nlohmann::json::array();
     for (const MapModule& m : map.top) j["modules"].push_back(module_json(m));
     j["wires"] = nlohmann::json::array();
-    for (const MapWire& w : map.wires) j["wires"].push_back({{"name", w.name}, {"writer", w.writer}, {"readers", w.readers}});
+    for (const MapWire& w : map.wires)
+        j["wires"].push_back({{"name", w.name}, {"writer", w.writer}, {"readers", w.readers}});
     return j;
 }
 

@@ -62,7 +62,8 @@ void attach_waveform_recorder(RunContext& ctx) {
     WaveformRecorder* rec = ctx.instruments->waves.get();
     Accelerator& accel = *ctx.accel;
     accel.set_observer(rec);
-    ctx.platform->listen_cnn_irq("waveform_recorder", [rec, &accel](bool level) { rec->irq_changed(level, accel.now()); });
+    ctx.platform->listen_cnn_irq("waveform_recorder",
+                                 [rec, &accel](bool level) { rec->irq_changed(level, accel.now()); });
     ctx.cpu->on_sleep_change = [rec](bool asleep) { rec->sleep_changed(asleep, sc_core::sc_time_stamp()); };
 }
 

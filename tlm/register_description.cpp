@@ -309,8 +309,7 @@ std::vector<PeripheralDescription> read_peripherals(const Reader& r, const YAML:
             const std::string key = "peripherals." + p.name + (inst.name == p.name ? "" : "." + inst.name);
             if (!instances.insert(inst.name).second) r.fail(key, "duplicate instance name", &item);
             const bool in_window = inst.base >= window_base && inst.base + p.size <= window_base + window_size;
-            if (!p.core_bus && !in_window)
-                r.fail(key + ".base", "lies outside cpu.peripherals", &item);
+            if (!p.core_bus && !in_window) r.fail(key + ".base", "lies outside cpu.peripherals", &item);
             for (const PeripheralDescription& o : out)
                 for (const PeripheralInstance& other : o.instances)
                     if (&other != &inst && inst.base < other.base + o.size && other.base < inst.base + p.size)

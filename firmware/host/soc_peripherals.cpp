@@ -34,7 +34,8 @@ SocPeripherals::SocPeripherals(sc_core::sc_module_name name, const DeviceConfig&
     for (const PeripheralDescription& p : cfg.registers->peripherals)
         for (const PeripheralInstance& i : p.instances)
             if (!p.core_bus)  // the core's own (the System Control Space): the Cortex-M4 holds it
-                slots_.push_back({&i, p.size, nullptr, std::make_unique<Link>(("to_" + module_name_of(i.name)).c_str())});
+                slots_.push_back(
+                    {&i, p.size, nullptr, std::make_unique<Link>(("to_" + module_name_of(i.name)).c_str())});
     for (const PeripheralDescription& p : cfg.registers->peripherals)
         for (const PeripheralInstance& i : p.instances) {
             if (p.core_bus) continue;

@@ -102,7 +102,8 @@ TEST_CASE("overlay mistakes are named", "[config][overlay]") {
     std::remove(name);
 }
 
-TEST_CASE("the System Control Space is described on the core's bus; a key must fit its field", "[config][peripheral]") {
+TEST_CASE("the System Control Space is described on the core's bus, and a key must fit its field",
+          "[config][peripheral]") {
     const DeviceConfig c = load_device_config(kBase);
     const PeripheralDescription* scs = c.registers->find_peripheral("SCS");
     REQUIRE(scs);
