@@ -252,8 +252,14 @@ bool print_baseline(const SpeedOptions& o, const std::vector<Row>& rows, const s
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& n = rows[i];
         const Row& b = base_rows[i];
-        const double slowdown = b.ratio > 0 && n.ratio >= 0 ? (n.ratio / b.ratio - 1) * 100 : 1e9;
-        const bool ok = slowdown <= o.max_slowdown_pct && b.result == "pass";
+        if (b.result != "pass" || b.ratio <= 0) {  // no ratio to compare with: say so, never a made-up slowdown
+            std::printf("%-40s %9.2f %9s %8.2f %8s  MISS: the baseline's run gave '%s' (run it alone to see why)\n",
+                        n.name.c_str(), n.ratio, "-", n.gmacs(), "-", b.result.c_str());
+            all_ok = false;
+            continue;
+        }
+        const double slowdown = (n.ratio / b.ratio - 1) * 100;
+        const bool ok = n.ratio >= 0 && slowdown <= o.max_slowdown_pct;
         std::printf("%-40s %9.2f %9.2f %8.2f %8.2f %8.1f%% %5s\n", n.name.c_str(), n.ratio, b.ratio, n.gmacs(),
                     b.gmacs(), slowdown, ok ? "PASS" : "MISS");
         all_ok = all_ok && ok;
