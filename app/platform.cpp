@@ -69,7 +69,11 @@ RtlTestbenchControl& Platform::add_rtl_testbench() {
     rtl_testbench_ = std::make_unique<RtlTestbenchControl>("rtl_testbench", cfg_);
     periph_.attach(*rtl_testbench_);
     // run_test.sv starts the camera stream at @(posedge sim.trig[0]).
-    if (camera_) camera_->trigger.bind(rtl_testbench_->trig);
+    if (camera_) {
+        camera_->trigger.bind(rtl_testbench_->trig);
+        wiring_.push_back(
+            {"camera_trigger", rtl_testbench_->trig.name(), {camera_->trigger.name()}, &rtl_testbench_->trig});
+    }
     return *rtl_testbench_;
 }
 

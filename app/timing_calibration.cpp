@@ -16,6 +16,7 @@
 #include "model/timing/inference_cycles.h"
 #include "model/timing/pipeline.h"
 #include "tlm/register_bank.h"
+#include "tlm/yaml_reader.h"
 
 namespace ai8x {
 
@@ -98,12 +99,7 @@ PipelineFit fit_rows(const std::vector<const PipelinePoint*>& points) {
 }  // namespace
 
 std::vector<PipelineMeasurement> load_pipeline_calibration(const std::string& path) {
-    YAML::Node root;
-    try {
-        root = YAML::LoadFile(path);
-    } catch (const YAML::Exception& e) {
-        throw std::runtime_error(path + ": " + e.what());
-    }
+    const YAML::Node root = load_yaml_file(path);
     const YAML::Node list = root["timing"]["pipeline"]["calibration"];
     std::vector<PipelineMeasurement> points;
     if (!list) return points;

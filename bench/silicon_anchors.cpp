@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tlm/yaml_reader.h"
+
 namespace fs = std::filesystem;
 
 namespace ai8x::bench {
@@ -54,12 +56,7 @@ std::string find_vector(const std::string& name, const std::vector<std::string>&
 }  // namespace
 
 std::vector<Anchor> load_anchors(const std::string& path) {
-    YAML::Node root;
-    try {
-        root = YAML::LoadFile(path);
-    } catch (const YAML::Exception& e) {
-        throw std::runtime_error(path + ": " + e.what());
-    }
+    const YAML::Node root = load_yaml_file(path);
     const YAML::Node list = root["anchors"];
     if (!list || !list.IsSequence()) throw std::runtime_error(path + ": expected a list 'anchors:'");
     std::vector<Anchor> anchors;

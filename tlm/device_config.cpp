@@ -192,16 +192,15 @@ void check_accelerator_windows(const Reader& r, const DeviceConfig& c) {
     check_overlaps(r, windows);
 }
 
-void read_cpu_timing(const Reader& r, const YAML::Node& cpu, CpuTiming& t) {
-    const YAML::Node ct = r.need(cpu, "cpu", "timing");
-    t.cycles_per_instruction = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "cycles_per_instruction"));
-    t.exception_entry_cycles = r.u32(ct, "cpu.timing", "exception_entry_cycles");
-    t.exception_return_cycles = r.u32(ct, "cpu.timing", "exception_return_cycles");
-    t.load_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "load_cycles"));
-    t.pipelined_load_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "pipelined_load_cycles"));
-    t.store_cycles = static_cast<uint32_t>(r.positive(ct, "cpu.timing", "store_cycles"));
-    t.transfer_register_cycles = r.u32(ct, "cpu.timing", "transfer_register_cycles");
-    t.branch_refill_cycles = r.u32(ct, "cpu.timing", "branch_refill_cycles");
+void read_cpu_timing(const Section& ct, CpuTiming& t) {
+    t.cycles_per_instruction = ct.positive32("cycles_per_instruction");
+    t.exception_entry_cycles = ct.u32("exception_entry_cycles");
+    t.exception_return_cycles = ct.u32("exception_return_cycles");
+    t.load_cycles = ct.positive32("load_cycles");
+    t.pipelined_load_cycles = ct.positive32("pipelined_load_cycles");
+    t.store_cycles = ct.positive32("store_cycles");
+    t.transfer_register_cycles = ct.u32("transfer_register_cycles");
+    t.branch_refill_cycles = ct.u32("branch_refill_cycles");
 }
 
 void read_cpu(const Reader& r, const YAML::Node& root, DeviceConfig& c) {
@@ -227,7 +226,7 @@ void read_cpu(const Reader& r, const YAML::Node& root, DeviceConfig& c) {
     if (c.irq_count > 240) r.fail("cpu.interrupts.count", "an ARMv7-M NVIC has at most 240 external interrupts", &irq);
     if (c.cnn_irq >= c.irq_count || c.cnn_fifo_irq >= c.irq_count)
         r.fail("cpu.interrupts", "an interrupt number is not below count", &irq);
-    read_cpu_timing(r, cpu, c.cpu_timing);
+    read_cpu_timing(Section(r, cpu, "cpu", "timing"), c.cpu_timing);
 }
 
 // The peripherals, and the two facts of them that code outside the peripheral
@@ -246,30 +245,30 @@ void read_soc(const Reader& r, const YAML::Node& root, DeviceConfig& c, Register
     c.soc.arm_irq_from_riscv = static_cast<uint32_t>(sema->instances.front().interrupt);
 }
 
-void read_riscv(const Reader& r, const YAML::Node& rv, RiscvConfig& c) {
-    const auto block = [&r](const YAML::Node& parent, const std::string& path, const std::string& name) {
-        const YAML::Node n = r.need(parent, path, name);
-        return RegisterBlockGeometry{r.u64(n, path + "." + name, "base"), 0, r.positive(n, path + "." + name, "size")};
+void read_riscv(const Section& rv, RiscvConfig& c) {
+    const auto block = [&rv](const std::string& name) {
+        const Section b = rv.child(name);
+        return RegisterBlockGeometry{b.u64("base"), 0, b.positive("size")};
     };
     c.present = true;
-    c.hz = r.hz(rv, "riscv", "hz");
-    c.march = r.str(rv, "riscv", "march");
-    c.mabi = r.str(rv, "riscv", "mabi");
-    c.libgcc_march = r.str(rv, "riscv", "libgcc_march");
-    c.flash_max = r.positive(rv, "riscv", "flash_max");
-    c.arm_sram_size = r.positive(rv, "riscv", "arm_sram_size");
-    const RegisterBlockGeometry s = block(rv, "riscv", "sram");
+    c.hz = rv.hz("hz");
+    c.march = rv.str("march");
+    c.mabi = rv.str("mabi");
+    c.libgcc_march = rv.str("libgcc_march");
+    c.flash_max = rv.positive("flash_max");
+    c.arm_sram_size = rv.positive("arm_sram_size");
+    const RegisterBlockGeometry s = block("sram");
     c.sram = CpuRegion{"riscv_sram", s.base, s.size, true};
-    c.intc = block(rv, "riscv", "intc");
-    c.cnn_irq = r.u32(rv, "riscv", "cnn_irq");
-    c.irq_count = static_cast<uint32_t>(r.positive(rv, "riscv", "irq_count"));
-    c.cnn_fifo_irq = r.u32(rv, "riscv", "cnn_fifo_irq");
-    if (c.cnn_irq >= c.irq_count) r.fail("riscv.cnn_irq", "must be below riscv.irq_count", &rv);
-    if (c.cnn_fifo_irq >= c.irq_count) r.fail("riscv.cnn_fifo_irq", "must be below riscv.irq_count", &rv);
-    const YAML::Node rvt = r.need(rv, "riscv", "timing");
-    c.cycles_per_instruction = static_cast<uint32_t>(r.positive(rvt, "riscv.timing", "cycles_per_instruction"));
-    c.interrupt_entry_cycles = r.u32(rvt, "riscv.timing", "interrupt_entry_cycles");
-    c.interrupt_return_cycles = r.u32(rvt, "riscv.timing", "interrupt_return_cycles");
+    c.intc = block("intc");
+    c.cnn_irq = rv.u32("cnn_irq");
+    c.irq_count = rv.positive32("irq_count");
+    c.cnn_fifo_irq = rv.u32("cnn_fifo_irq");
+    if (c.cnn_irq >= c.irq_count) rv.fail("cnn_irq", "must be below riscv.irq_count");
+    if (c.cnn_fifo_irq >= c.irq_count) rv.fail("cnn_fifo_irq", "must be below riscv.irq_count");
+    const Section rvt = rv.child("timing");
+    c.cycles_per_instruction = rvt.positive32("cycles_per_instruction");
+    c.interrupt_entry_cycles = rvt.u32("interrupt_entry_cycles");
+    c.interrupt_return_cycles = rvt.u32("interrupt_return_cycles");
 }
 
 // clocks.cnn_clock.sources: CNNCLKSEL code -> pclk, ipo or ipll (ipll only on a device with a PLL).
@@ -349,7 +348,7 @@ DeviceConfig parse(const YAML::Node& root, const DescriptionSources& sources) {
     c.registers = std::make_shared<const RegisterMap>(std::move(map));
     // Optional: a device whose RISC-V core the project does not describe yet
     // leaves the section out; dual-core images are then refused.
-    if (const YAML::Node rv = root["riscv"]) read_riscv(r, rv, c.riscv);
+    if (root["riscv"]) read_riscv(Section(r, root, "", "riscv"), c.riscv);
     read_clocks_and_bus(r, root, c);
     read_timing(r, root, c.timing);
     c.energy = read_energy_config(r, root);

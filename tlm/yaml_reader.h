@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 #include <yaml-cpp/yaml.h>
@@ -15,6 +16,17 @@
 #include "tlm/device_overlay.h"
 
 namespace ai8x {
+
+// The YAML document in file `path`, for files outside the device description
+// (timing calibration, silicon anchors). A missing or malformed file throws
+// std::runtime_error naming the path and what the parser says.
+inline YAML::Node load_yaml_file(const std::string& path) {
+    try {
+        return YAML::LoadFile(path);
+    } catch (const YAML::Exception& e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+}
 
 // Walks the YAML tree and remembers the files it came from (a device file and
 // its bases, tlm/device_overlay.h), so every error can say where it is.
@@ -97,6 +109,40 @@ public:
 
 private:
     const DescriptionSources& sources_;
+};
+
+// One mapping of the description with its key path ("cpu.timing"): reads its
+// children by name, so a reader function names the path once.
+class Section {
+public:
+    Section(const Reader& r, const YAML::Node& parent, const std::string& parent_path, const std::string& name)
+        : r_(r),
+          node_(r.need(parent, parent_path, name)),
+          path_(parent_path.empty() ? name : parent_path + "." + name) {}
+
+    Section child(const std::string& name) const { return Section(r_, node_, path_, name); }
+    const YAML::Node& node() const { return node_; }
+    const std::string& path() const { return path_; }
+
+    uint64_t u64(const std::string& name) const { return r_.u64(node_, path_, name); }
+    uint32_t u32(const std::string& name) const { return r_.u32(node_, path_, name); }
+    uint64_t positive(const std::string& name) const { return r_.positive(node_, path_, name); }
+    // A count that must be at least 1 and fit the 32 bits the model keeps it in.
+    uint32_t positive32(const std::string& name) const {
+        const uint64_t v = positive(name);
+        if (v > 0xffffffffull) r_.fail(path_ + "." + name, "value does not fit in 32 bits", &node_);
+        return static_cast<uint32_t>(v);
+    }
+    double hz(const std::string& name) const { return r_.hz(node_, path_, name); }
+    std::string str(const std::string& name) const { return r_.str(node_, path_, name); }
+    [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+        r_.fail(path_ + "." + key, what, &node_);
+    }
+
+private:
+    const Reader& r_;
+    YAML::Node node_;
+    std::string path_;
 };
 
 // Reads and checks the register_map section (tlm/register_description.cpp);

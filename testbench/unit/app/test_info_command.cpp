@@ -213,3 +213,21 @@ TEST_CASE("info: the wiring list names each wire's writer and readers, and SoC p
     CHECK(contains(text.out, "wiring"));
     CHECK(contains(text.out, "soc.gcfr.isolation"));
 }
+
+TEST_CASE("The RTL testbench's trigger to the camera interface is on the board's wiring list", "[cli][info][camera]") {
+    const ai8x::DeviceConfig cfg = ai8x::load_device_config(ai8x::default_device_config_path());
+    ai8x::Platform platform(cfg);
+    const auto find = [&platform](const std::string& wire) -> const ai8x::Platform::WireLink* {
+        for (const auto& w : platform.wiring())
+            if (w.wire == wire) return &w;
+        return nullptr;
+    };
+    CHECK(find("camera_trigger") == nullptr);  // no testbench, no trigger
+    const ai8x::RtlTestbenchControl& tb = platform.add_rtl_testbench();
+    const ai8x::Platform::WireLink* trig = find("camera_trigger");
+    REQUIRE(trig != nullptr);
+    CHECK(trig->writer == tb.trig.name());
+    REQUIRE(trig->readers.size() == 1);
+    CHECK(trig->readers[0].find("pcif.trigger") != std::string::npos);
+    CHECK(trig->channel == &tb.trig);
+}

@@ -9,30 +9,38 @@
 #include "build_paths.h"
 #include "firmware/host/camera/camera_image.h"
 #include "firmware/host/camera/camera_interface.h"
+#include "testbench/unit/test_support.h"
 #include "tlm/wire.h"
 
 using namespace ai8x;
 
 namespace {
 
-constexpr uint64_t kCtrl = 0x08, kIntEn = 0x0C, kIntFl = 0x10, kFifoData = 0x30, kFifoSize = 0x04;
-constexpr uint32_t kSingle888ThreeChannel = 1u | (1u << 30) | (1u << 31);
-constexpr uint32_t kNotEmpty = 0x80, kImgDone = 0x1, kFifoFull = 0x2;
+const DeviceConfig& config() {
+    static const DeviceConfig cfg = load_device_config(default_device_config_path());
+    return cfg;
+}
 
+// Offsets and bits from the description (configs: peripherals PCIF).
+const PeripheralDescription& pcif() { return *config().registers->find_peripheral("PCIF"); }
+uint64_t offset(const char* reg) { return pcif().find(reg)->offset; }
+RegField field(const char* reg, const char* name) { return pcif().find(reg)->find(name)->field(); }
+
+const uint64_t kCtrl = offset("CTRL"), kIntEn = offset("INT_EN"), kIntFl = offset("INT_FL"),
+               kFifoData = offset("FIFO_DATA"), kFifoSize = offset("FIFO_SIZE");
+// Single image (READ_MODE 1), 888 pixels, one word per pixel, interface enabled.
+const uint32_t kSingle888ThreeChannel =
+    field("CTRL", "READ_MODE").with(0, 1) | field("CTRL", "THREE_CH_EN").mask() | field("CTRL", "PCIF_SYS").mask();
+const uint32_t kNotEmpty = field("INT_FL", "FIFO_NOT_EMPTY_STATUS").mask(),
+               kImgDone = field("INT_FL", "IMG_DONE").mask(), kFifoFull = field("INT_FL", "FIFO_FULL").mask();
+
+// The CPU's side: word accesses at offsets from the interface's base.
 struct Master : sc_core::sc_module {
     tlm_utils::simple_initiator_socket<Master, 32> socket{"socket"};
     explicit Master(sc_core::sc_module_name n) : sc_module(n) {}
 
     uint32_t access(tlm::tlm_command cmd, uint64_t offset, uint32_t data) {
-        tlm::tlm_generic_payload t;
-        t.set_command(cmd);
-        t.set_address(offset);
-        t.set_data_ptr(reinterpret_cast<unsigned char*>(&data));
-        t.set_data_length(4);
-        t.set_streaming_width(4);
-        sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-        socket->b_transport(t, d);
-        REQUIRE(t.get_response_status() == tlm::TLM_OK_RESPONSE);
+        REQUIRE(test::blocking_access(socket, cmd, offset, data, 4) == tlm::TLM_OK_RESPONSE);
         return data;
     }
     void write(uint64_t offset, uint32_t v) { access(tlm::TLM_WRITE_COMMAND, offset, v); }
@@ -44,8 +52,6 @@ struct IrqProbe : sc_core::sc_module {
     int rises = 0;
     explicit IrqProbe(sc_core::sc_module_name n) : sc_module(n) {}
 };
-
-DeviceConfig config() { return load_device_config(default_device_config_path()); }
 
 // `pixels` RGB pixels in one row, values 3p, 3p+1, 3p+2 (red, green, blue).
 CameraWaveform row_of(int pixels) {

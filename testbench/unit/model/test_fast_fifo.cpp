@@ -31,15 +31,7 @@ uint32_t fast_status_bit(const char* field) {
     return max78000().registers->find_peripheral("FAST_FIFO")->find("SR")->find(field)->field().mask();
 }
 tlm::tlm_response_status fast_access(FastFifo& ff, tlm::tlm_command cmd, uint64_t offset, uint32_t& data) {
-    tlm::tlm_generic_payload t;
-    t.set_command(cmd);
-    t.set_address(offset);
-    t.set_data_ptr(reinterpret_cast<unsigned char*>(&data));
-    t.set_data_length(4);
-    t.set_streaming_width(4);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    ff.socket.get_base_export()->b_transport(t, delay);
-    return t.get_response_status();
+    return ai8x::test::blocking_access(ff.socket.get_base_export(), cmd, offset, data, 4);
 }
 uint32_t fast_status(FastFifo& ff) {
     uint32_t v = 0;

@@ -218,3 +218,33 @@ TEST_CASE("words written to a disabled FIFO: one warning, the rest counted in on
                     " is clear: 99 more time(s)") == 1);
     CHECK_FALSE(log.contains("FIFO 1 written while"));
 }
+
+TEST_CASE("The input FIFOs are reset with the last quadrant that goes into reset or loses power, not before",
+          "[fifo][power]") {
+    FifoRegisterBench b;
+    const RegField ena = field("FIFO_CTL", "FIFO_ENA"), cpl = field("FIFO_CTL", "FIFO_CPL");
+    PowerControl& power = b.accel.power();
+    const auto fill = [&] {
+        b.set_ctl(cpl.with(ena.with(0, 1), 1));
+        b.push(0, 0x11);
+        REQUIRE(b.accel.fifo_words(0) == std::vector<uint32_t>{0x11});
+    };
+    fill();
+    power.set_domain_reset(0x1);  // q0 in reset
+    power.set_power_enable(0x9);  // q1 and q2 unpowered; q3 still runs
+    CHECK(b.accel.fifo_words(0) == std::vector<uint32_t>{0x11});
+    CHECK(b.ctl() != 0);
+    power.set_domain_reset(0x9);  // q3 too: nothing of the CNN runs
+    CHECK(b.accel.fifo_words(0).empty());
+    CHECK(b.ctl() == 0);
+
+    power.set_domain_reset(0x0);
+    power.set_power_enable(0xf);
+    fill();
+    power.set_domain_reset(0xf);  // every quadrant in one write
+    CHECK(b.accel.fifo_words(0).empty());
+    power.set_domain_reset(0x0);
+    fill();
+    power.set_power_enable(0x0);
+    CHECK(b.accel.fifo_words(0).empty());
+}
