@@ -4,6 +4,18 @@
 
 namespace ai8x {
 
+namespace {
+
+// Extra bus cycles per access to an accelerator window: the input FIFO block
+// has its own price (configs: bus.accel_fifo_wait_states), registers and
+// memories theirs.
+unsigned accelerator_wait_states(const DeviceConfig& cfg, const AddressWindow& w) {
+    if (w.base == cfg.fifo_regs.base) return cfg.bus.accel_fifo_wait_states;
+    return w.is_register_block ? cfg.bus.accel_reg_wait_states : cfg.bus.accel_mem_wait_states;
+}
+
+}  // namespace
+
 Platform::Platform(const DeviceConfig& cfg)
     : cfg_(cfg), bus_("bus"), periph_("soc", cfg_), accel_("cnn", cfg_), riscv_in_("riscv_in", {}, nullptr) {
     bus_.set_clock_period(sc_core::sc_time(1.0 / cfg_.clocks.cpu_hz, sc_core::SC_SEC));
@@ -16,9 +28,7 @@ Platform::Platform(const DeviceConfig& cfg)
     bus_.init_socket.bind(periph_.socket);
     bus_.map(port++, "peripherals", cfg_.peripheral_base, cfg_.peripheral_size, 0);
     bus_.init_socket.bind(accel_.socket);
-    for (const auto& w : accel_.windows())
-        bus_.map(port, w.name, w.base, w.size,
-                 w.is_register_block ? cfg_.bus.accel_reg_wait_states : cfg_.bus.accel_mem_wait_states);
+    for (const auto& w : accel_.windows()) bus_.map(port, w.name, w.base, w.size, accelerator_wait_states(cfg_, w));
     ++port;
 
     connect_soc();

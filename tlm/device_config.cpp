@@ -87,6 +87,7 @@ BusTiming read_bus_timing(const Reader& r, const YAML::Node& root) {
     BusTiming b;
     b.accel_reg_wait_states = r.u32(bus, "bus", "accel_reg_wait_states");
     b.accel_mem_wait_states = r.u32(bus, "bus", "accel_mem_wait_states");
+    b.accel_fifo_wait_states = r.u32(bus, "bus", "accel_fifo_wait_states");
     b.flash_wait_states = r.u32(bus, "bus", "flash_wait_states");
     b.sram_wait_states = r.u32(bus, "bus", "sram_wait_states");
     return b;

@@ -106,10 +106,11 @@ struct CpuTiming {
 };
 
 struct BusTiming {
-    uint32_t accel_reg_wait_states = 0;  // extra cycles per accelerator register access
-    uint32_t accel_mem_wait_states = 0;  // extra cycles per accelerator memory access
-    uint32_t flash_wait_states = 0;      // extra cycles per CPU data read from flash (fetches hit the cache)
-    uint32_t sram_wait_states = 0;       // extra cycles per CPU data access to SRAM
+    uint32_t accel_reg_wait_states = 0;   // extra cycles per accelerator register access
+    uint32_t accel_mem_wait_states = 0;   // extra cycles per accelerator memory access
+    uint32_t accel_fifo_wait_states = 0;  // extra cycles per access to the input FIFO block (status, words)
+    uint32_t flash_wait_states = 0;       // extra cycles per CPU data read from flash (fetches hit the cache)
+    uint32_t sram_wait_states = 0;        // extra cycles per CPU data access to SRAM
 };
 
 // Cost in CNN clock cycles of each state the layer sequencer steps through

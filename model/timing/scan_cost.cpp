@@ -27,13 +27,22 @@ int64_t ScanCost::position(int64_t row, int64_t col) const {
     if (!output) visit += t_.write_state;
     // Op-first layers step each data column once per pass.
     int64_t cycles = visit * ((pad_col || w_.pool_first) ? 1 : w_.passes);
-    if (output_row && col == frame_cols() - 1) {
-        const int64_t single_channel = (w_.output_channels == 1 && w_.passes == 1) ? 1 : 0;
-        cycles +=
-            (w_.passes * w_.output_cols() * w_.output_channels + w_.output_channels * single_channel) * t_.write_state;
-        cycles += w_.passes * w_.output_cols() * int64_t(t_.output_extra);  // pipeline, per output event
-    }
+    if (output) cycles += output_write_share(col);
     return cycles;
+}
+
+// The hardware writes each output pixel's channels as it computes them (not
+// the whole row at its end): the row's write states and pipeline events are
+// spread evenly over its output positions, so their sum is the row's total.
+// A FIFO-fed layer therefore takes input words between pixels; the vendor's
+// camera paces need it (docs/rtl-flow.md, "The camera").
+int64_t ScanCost::output_write_share(int64_t col) const {
+    const int64_t single_channel = (w_.output_channels == 1 && w_.passes == 1) ? 1 : 0;
+    const int64_t row_total =
+        (w_.passes * w_.output_cols() * w_.output_channels + w_.output_channels * single_channel) * t_.write_state +
+        w_.passes * w_.output_cols() * int64_t(t_.output_extra);  // pipeline, per output event
+    const int64_t positions = frame_cols() - (w_.kernel_cols - 1), i = col - (w_.kernel_cols - 1);
+    return row_total * (i + 1) / positions - row_total * i / positions;
 }
 
 }  // namespace ai8x

@@ -19,9 +19,12 @@ public:
     int64_t frame_rows() const;
     int64_t frame_cols() const;
 
-    // Cycles of position (row, col) of that frame, including the output-row
-    // writes charged when the last column of an output row completes.
+    // Cycles of position (row, col) of that frame, including its share of the
+    // output row's writes when it completes an output pixel.
     int64_t position(int64_t row, int64_t col) const;
+
+    // Write cycles an output position of an output row carries (its even share).
+    int64_t output_write_share(int64_t col) const;
 
     // Per-layer extras (flatten, kernel pre-read), charged once before the first position.
     int64_t setup() const { return setup_; }

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 
 #include "model/stream/stream_session.h"
@@ -95,6 +96,35 @@ TEST_CASE("per-position scan costs add up to the timing model's layer cycles", "
             CHECK(sum == TimingModel(l.cfg.timing).layer_breakdown(walk).total());
         }
     }
+}
+
+// The chip writes each output pixel's channels as it computes it, so a FIFO-fed
+// layer takes input words between pixels (the vendor's camera programs push
+// words without a room check and pass at its paces): an output row's writes
+// are spread evenly over its output positions, not charged at its last one.
+TEST_CASE("an output row's writes are charged where each output pixel is computed", "[stream][timing]") {
+    Loaded l = load("demo-cats-dogs");
+    const StreamPlan plan = make_stream_plan(*l.state);
+    REQUIRE(!plan.chain.empty());
+    const StreamLayer& first = plan.chain[0];
+    const LayerWalk walk = layer_walk(first.cfg, l.cfg.timing, layer_timeslots(*l.state, first.cfg));
+    REQUIRE(walk.kernel_rows == 3);
+    REQUIRE(walk.kernel_cols == 3);
+    REQUIRE(walk.output_channels == 16);
+    const ScanCost cost(walk, l.cfg.timing);
+    // Rows 1 and 2 are data rows (one padding row above); row 2 completes output pixels, row 1 none.
+    const int64_t quiet = 1, busy = 2;
+    int64_t least = INT64_MAX, most = 0, writes = 0;
+    for (int64_t c = walk.kernel_cols - 1; c < cost.frame_cols(); ++c) {
+        // The difference is the position's writes, less the write state a position without output costs.
+        const int64_t extra = cost.position(busy, c) - cost.position(quiet, c) + l.cfg.timing.write_state;
+        least = std::min(least, extra);
+        most = std::max(most, extra);
+        writes += extra;
+    }
+    CHECK(writes == walk.output_cols() * walk.output_channels * l.cfg.timing.write_state);
+    CHECK(most - least <= 1);
+    CHECK(most <= walk.output_channels * l.cfg.timing.write_state);  // one pixel's channels, not a row's
 }
 
 TEST_CASE("a reduced row delta makes the consumer read before the producer wrote", "[stream][scheduler][hazard]") {
