@@ -46,16 +46,20 @@ nlohmann::json run_polled(const std::string& vector, const fs::path& out, const 
 }
 
 // The bundled description of the vector's device with other CPU costs: two
-// clocks per instruction and three wait states on accelerator registers
-// (FIFO_STAT polls), as a device file over the bundled one (tlm/device_overlay.h).
+// clocks per instruction and three wait states on accelerator registers and on
+// the input FIFO block (FIFO_STAT polls, FIFO words), as a device file over the
+// bundled one (tlm/device_overlay.h).
 std::string slower_cpu_config(const std::string& vector, const fs::path& dir) {
     const bool max78002 = vector.rfind("vectors-max78002/", 0) == 0;
     const fs::path bundled = max78002 ? fs::path(default_device_config_path()).parent_path() / "max78002.yaml"
                                       : fs::path(default_device_config_path());
     const fs::path path = dir / (max78002 ? "max78002-slower-cpu.yaml" : "max78000-slower-cpu.yaml");
     std::ofstream(path) << "base: " << bundled.string()
-                        << "\ncpu:\n  timing:\n    cycles_per_instruction: 2\nbus:\n  accel_reg_wait_states: 3\n";
-    REQUIRE(load_device_config(path.string()).cpu_timing.cycles_per_instruction == 2);
+                        << "\ncpu:\n  timing:\n    cycles_per_instruction: 2\nbus:\n  accel_reg_wait_states: 3\n"
+                        << "  accel_fifo_wait_states: 3\n";
+    const DeviceConfig changed = load_device_config(path.string());
+    REQUIRE(changed.cpu_timing.cycles_per_instruction == 2);
+    REQUIRE(changed.bus.accel_fifo_wait_states == 3);
     return path.string();
 }
 
