@@ -1,5 +1,7 @@
 #include "model/engine/conv_layout.h"
 
+#include <algorithm>
+
 namespace ai8x {
 
 ConvImage::ConvImage(uint32_t rows_, uint32_t cols_, uint32_t channels_)
@@ -23,23 +25,79 @@ ConvImage make_conv_image(const InputPlanes& in, const LayerWeights& weights, ui
     return image;
 }
 
+bool make_byte_image(ConvImage& image) {
+    // Two plain loops the compiler vectorises: a value is outside [0, 127]
+    // exactly when one of its bits 7..15 is set; then the narrowing copy.
+    const int16_t* values = image.values.data();
+    const std::size_t count = image.values.size();
+    uint16_t high_bits = 0;
+    for (std::size_t n = 0; n < count; ++n) high_bits |= static_cast<uint16_t>(values[n]);
+    image.bytes.clear();
+    if (high_bits & 0xff80u) return false;
+    image.bytes.resize(count - kImageSlack + kByteImageSlack);
+    uint8_t* bytes = image.bytes.data();
+    for (std::size_t n = 0; n < count; ++n) bytes[n] = static_cast<uint8_t>(values[n]);
+    std::fill(image.bytes.begin() + static_cast<std::ptrdiff_t>(count), image.bytes.end(), uint8_t{0});
+    return true;
+}
+
 namespace {
 
-// All-zero packed weights of `weights`' shape.
-PackedWeights zero_packed(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols) {
+// All-zero packed weights of `weights`' shape, in pairs or (`quads`) quads.
+PackedWeights zero_packed(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols, bool quads) {
     PackedWeights packed;
-    const uint32_t channels = weights.processors * weights.passes;
+    const uint32_t segment = kernel_cols * weights.processors * weights.passes;
     packed.kernel_rows = kernel_rows;
-    packed.row_pairs = (kernel_cols * channels + 1) / 2;
+    packed.row_pairs = (segment + 1) / 2;
+    packed.row_quads = (segment + 3) / 4;
+    packed.quads = quads;
     packed.blocks = static_cast<uint32_t>((weights.outputs + kBlockOutputs - 1) / kBlockOutputs);
-    packed.values.assign(std::size_t{packed.blocks} * kernel_rows * packed.row_pairs * kBlockOutputs * 2, 0);
+    const std::size_t row_values = quads ? std::size_t{packed.row_quads} * 4 : std::size_t{packed.row_pairs} * 2;
+    const std::size_t size = std::size_t{packed.blocks} * kernel_rows * row_values * kBlockOutputs;
+    if (quads)
+        packed.bytes.assign(size, 0);
+    else
+        packed.values.assign(size, 0);
     return packed;
+}
+
+// Offsets of the weights of a block's lane 0 in the layout of `packed`, per
+// (channel, tap): tap t of channel ch (processor * passes + pass) sits in its
+// kernel row's segment at position s = kernel column * channels + ch, value
+// s % group of step s / group (group 2: pairs, 4: quads); lane l adds l * group.
+std::vector<std::size_t> kernel_places(const PackedWeights& packed, uint32_t channels, uint32_t taps,
+                                       uint32_t kernel_cols) {
+    const std::size_t group = packed.quads ? 4 : 2, step_values = kBlockOutputs * group;
+    const std::size_t row_values = (packed.quads ? packed.row_quads : packed.row_pairs) * step_values;
+    std::vector<std::size_t> places(std::size_t{channels} * taps);
+    for (uint32_t ch = 0; ch < channels; ++ch)
+        for (uint32_t t = 0; t < taps; ++t) {
+            const std::size_t s = std::size_t{t % kernel_cols} * channels + ch;
+            places[std::size_t{ch} * taps + t] = t / kernel_cols * row_values + s / group * step_values + s % group;
+        }
+    return places;
+}
+
+// pack_weights() in quads: every weight to its place.
+void pack_quads(const LayerWeights& weights, uint32_t kernel_cols, PackedWeights& packed) {
+    const uint32_t channels = weights.processors * weights.passes;
+    const std::vector<std::size_t> places = kernel_places(packed, channels, weights.taps, kernel_cols);
+    const std::size_t block_values = std::size_t{packed.kernel_rows} * packed.row_quads * kBlockOutputs * 4;
+    const int8_t* src = weights.values.data();
+    for (uint32_t o = 0; o < weights.outputs; ++o) {
+        int8_t* lane = packed.bytes.data() + o / kBlockOutputs * block_values + o % kBlockOutputs * 4;
+        for (std::size_t k = 0; k < places.size(); ++k) lane[places[k]] = *src++;
+    }
 }
 
 }  // namespace
 
-PackedWeights pack_weights(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols) {
-    PackedWeights packed = zero_packed(weights, kernel_rows, kernel_cols);
+PackedWeights pack_weights(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols, bool quads) {
+    PackedWeights packed = zero_packed(weights, kernel_rows, kernel_cols, quads);
+    if (quads) {
+        pack_quads(weights, kernel_cols, packed);
+        return packed;
+    }
     const uint32_t channels = weights.processors * weights.passes;
     const std::size_t pair_values = kBlockOutputs * 2;
     const std::size_t row_values = std::size_t{packed.row_pairs} * pair_values;
@@ -77,29 +135,26 @@ PackedWeights pack_weights(const LayerWeights& weights, uint32_t kernel_rows, ui
 }
 
 PackedWeights fetch_packed_weights(const AcceleratorState& state, const LayerConfig& cfg, LayerWeights& shape,
-                                   std::vector<EngineWarning>& warnings) {
+                                   std::vector<EngineWarning>& warnings, bool quads) {
     if (cfg.bypass || cfg.depthwise) {  // weights not read as stored: dense first
         shape = fetch_weights(state, cfg, warnings);
-        return pack_weights(shape, cfg.kernel_rows, cfg.kernel_cols);
+        return pack_weights(shape, cfg.kernel_rows, cfg.kernel_cols, quads);
     }
     shape = weight_shape(cfg);
-    PackedWeights packed = zero_packed(shape, cfg.kernel_rows, cfg.kernel_cols);
-    // pack_weights()'s places: output o in lane o % 16 of block o / 16; tap t
-    // of channel ch (processor * passes + pass) in its kernel row's segment at
-    // position s = kernel column * channels + ch, value s % 2 of pair s / 2.
-    const std::size_t pair_values = kBlockOutputs * 2;
-    const std::size_t row_values = std::size_t{packed.row_pairs} * pair_values;
-    const uint32_t channels = shape.processors * shape.passes, cols = cfg.kernel_cols;
-    std::vector<std::size_t> kernel_offset(std::size_t{channels} * shape.taps);
-    for (uint32_t ch = 0; ch < channels; ++ch)
-        for (uint32_t t = 0; t < shape.taps; ++t) {
-            const std::size_t s = std::size_t{t % cols} * channels + ch;
-            kernel_offset[std::size_t{ch} * shape.taps + t] = t / cols * row_values + s / 2 * pair_values + s % 2;
-        }
-    decode_weights(
-        state, cfg, shape,
-        {packed.values.data(), cfg.kernel_rows * row_values, 2, kernel_offset.data(), shape.passes, shape.taps},
-        warnings);
+    PackedWeights packed = zero_packed(shape, cfg.kernel_rows, cfg.kernel_cols, quads);
+    // pack_weights()'s places: output o in lane o % 16 of block o / 16, each
+    // (channel, tap) at its kernel_places() offset.
+    const uint32_t channels = shape.processors * shape.passes;
+    const std::vector<std::size_t> places = kernel_places(packed, channels, shape.taps, cfg.kernel_cols);
+    const std::size_t group = quads ? 4 : 2;
+    const std::size_t block_values =
+        std::size_t{cfg.kernel_rows} * (quads ? packed.row_quads : packed.row_pairs) * kBlockOutputs * group;
+    if (quads)
+        decode_weights(state, cfg, shape,
+                       {packed.bytes.data(), block_values, group, places.data(), shape.passes, shape.taps}, warnings);
+    else
+        decode_weights(state, cfg, shape,
+                       {packed.values.data(), block_values, group, places.data(), shape.passes, shape.taps}, warnings);
     return packed;
 }
 

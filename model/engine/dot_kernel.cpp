@@ -66,6 +66,26 @@ V32 finish_wide(D32 d, V32 sum, arith::Activation activation) {
     return sum;
 }
 
+// Post-processes the exact sums of one block for the first `count` pixels of
+// a tile (bias added here) into rows of `out`.
+template <std::size_t kPixels>
+HWY_INLINE void store_tile(const ConvProblem& p, const V32 (&sums)[kPixels][kVectors], std::size_t count,
+                           std::size_t block, void* out, std::size_t stride) {
+    const D32 d;
+    const hn::Rebind<int8_t, D32> d8;
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t v = 0; v < kVectors; ++v) {
+            const std::size_t o = block * kBlockOutputs + v * kLanes;
+            const V32 sum = hn::Add(sums[i][v], hn::LoadU(d, p.bias + o));
+            if (p.wide)
+                hn::StoreU(finish_wide(d, sum, p.activation), d, static_cast<int32_t*>(out) + i * stride + o);
+            else
+                hn::StoreU(hn::DemoteTo(d8, finish8(d, sum, p.output_shift, p.activation)), d8,
+                           static_cast<int8_t*>(out) + i * stride + o);
+        }
+    }
+}
+
 // One block of kBlockOutputs outputs for the pixels whose receptive fields
 // start at px[0..kTilePixels); results of the first `count` go to rows of `out`.
 HWY_INLINE void block_tile(const ConvProblem& p, const int16_t* const* px, std::size_t count, std::size_t block,
@@ -91,19 +111,70 @@ HWY_INLINE void block_tile(const ConvProblem& p, const int16_t* const* px, std::
             }
         }
     }
-    const hn::Rebind<int8_t, D32> d8;
-    for (std::size_t i = 0; i < count; ++i) {
-        for (std::size_t v = 0; v < kVectors; ++v) {
-            const std::size_t o = block * kBlockOutputs + v * kLanes;
-            const V32 sum = hn::Add(hn::RearrangeToOddPlusEven(even[i][v], odd[i][v]), hn::LoadU(d, p.bias + o));
-            if (p.wide)
-                hn::StoreU(finish_wide(d, sum, p.activation), d, static_cast<int32_t*>(out) + i * stride + o);
-            else
-                hn::StoreU(hn::DemoteTo(d8, finish8(d, sum, p.output_shift, p.activation)), d8,
-                           static_cast<int8_t*>(out) + i * stride + o);
+    for (std::size_t i = 0; i < kTilePixels; ++i)
+        for (std::size_t v = 0; v < kVectors; ++v) even[i][v] = hn::RearrangeToOddPlusEven(even[i][v], odd[i][v]);
+    store_tile<kTilePixels>(p, even, count, block, out, stride);
+}
+
+// The byte-operand kernel (dot_kernel.h) on the x86 targets, whose
+// pmaddubsw it needs; elsewhere byte operands take the plain path.
+#if HWY_ARCH_X86 && (HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX2 || \
+                     HWY_TARGET == HWY_SSE4 || HWY_TARGET == HWY_SSSE3)
+constexpr bool kByteKernel = true;
+using DU8 = hn::Repartition<uint8_t, D32>;
+using DI8 = hn::Repartition<int8_t, D32>;
+using DI16 = hn::Repartition<int16_t, D32>;
+// Pixels per tile with byte operands: AVX2 keeps 5 x 2 accumulators, the
+// weights, the ones and two products in its 16 registers.
+constexpr std::size_t kByteTilePixels = kVectors >= 4 ? 2 : (kVectors == 2 ? 5 : 8);
+
+// pmaddubsw (Highway 1.0 has no op for it): the unsigned bytes of `a` times
+// the signed bytes of `b`, adjacent products summed into int16 lanes with
+// saturation, which the byte operands' ranges never reach (dot_kernel.h).
+HWY_INLINE hn::Vec<DI16> MulBytePairs(hn::Vec<DU8> a, hn::Vec<DI8> b) {
+#if HWY_TARGET == HWY_AVX3_DL || HWY_TARGET == HWY_AVX3
+    return hn::Vec<DI16>{_mm512_maddubs_epi16(a.raw, b.raw)};
+#elif HWY_TARGET == HWY_AVX2
+    return hn::Vec<DI16>{_mm256_maddubs_epi16(a.raw, b.raw)};
+#else
+    return hn::Vec<DI16>{_mm_maddubs_epi16(a.raw, b.raw)};
+#endif
+}
+
+// block_tile() with byte operands: a quad of values per step.
+HWY_INLINE void byte_block_tile(const ConvProblem& p, const uint8_t* const* px, std::size_t count, std::size_t block,
+                                void* out, std::size_t stride) {
+    const D32 d;
+    const DU8 du8;
+    const DI8 di8;
+    const auto ones = hn::Set(DI16(), int16_t{1});
+    V32 sums[kByteTilePixels][kVectors], unused = hn::Zero(d);
+    for (std::size_t i = 0; i < kByteTilePixels; ++i)
+        for (std::size_t v = 0; v < kVectors; ++v) sums[i][v] = hn::Zero(d);
+    const std::size_t row_values = std::size_t{p.image_cols} * p.channels;
+    const int8_t* w = p.weight_bytes + block * p.kernel_rows * p.row_quads * kBlockOutputs * 4;
+    for (uint32_t kr = 0; kr < p.kernel_rows; ++kr) {
+        const std::size_t row = kr * row_values;
+        for (uint32_t q = 0; q < p.row_quads; ++q, w += kBlockOutputs * 4) {
+            hn::Vec<DI8> wv[kVectors];
+            for (std::size_t v = 0; v < kVectors; ++v) wv[v] = hn::LoadU(di8, w + v * kLanes * 4);
+            for (std::size_t i = 0; i < kByteTilePixels; ++i) {
+                int32_t quad;
+                std::memcpy(&quad, px[i] + row + 4 * q, sizeof quad);
+                const auto x = hn::BitCast(du8, hn::Set(d, quad));
+                for (std::size_t v = 0; v < kVectors; ++v)
+                    sums[i][v] = hn::ReorderWidenMulAccumulate(d, MulBytePairs(x, wv[v]), ones, sums[i][v], unused);
+            }
         }
     }
+    store_tile<kByteTilePixels>(p, sums, count, block, out, stride);
 }
+#else
+constexpr bool kByteKernel = false;
+constexpr std::size_t kByteTilePixels = 1;
+HWY_INLINE void byte_block_tile(const ConvProblem&, const uint8_t* const*, std::size_t, std::size_t, void*,
+                                std::size_t) {}
+#endif
 
 // Steps (row, col) to the next output pixel in row-major order.
 inline void next_pixel(const ConvProblem& p, std::size_t& row, std::size_t& col) {
@@ -113,22 +184,32 @@ inline void next_pixel(const ConvProblem& p, std::size_t& row, std::size_t& col)
     }
 }
 
-void ComputePixels(const ConvProblem& p, std::size_t first, std::size_t count, void* results) {
+// Every block of pixels [first, first + count), kTile pixels at a time, by
+// `tile` (block_tile or byte_block_tile) over `image` (p.image or p.image_bytes).
+template <std::size_t kTile, typename T, typename Tile>
+HWY_INLINE void compute_tiles(const ConvProblem& p, const T* image, std::size_t first, std::size_t count, void* results,
+                              Tile tile) {
     const std::size_t stride = result_stride(p);
     const std::size_t value_bytes = p.wide ? sizeof(int32_t) : sizeof(int8_t);
     std::size_t row = first / p.out_cols, col = first % p.out_cols;
-    for (std::size_t done = 0; done < count; done += kTilePixels) {
-        const std::size_t n = std::min(kTilePixels, count - done);
+    for (std::size_t done = 0; done < count; done += kTile) {
+        const std::size_t n = std::min(kTile, count - done);
         // Receptive field starts; a short last tile repeats its last pixel.
-        const int16_t* px[kTilePixels];
-        for (std::size_t i = 0; i < kTilePixels; ++i) {
-            px[i] = p.image + (row * p.image_cols + col) * p.channels;
+        const T* px[kTile];
+        for (std::size_t i = 0; i < kTile; ++i) {
+            px[i] = image + (row * p.image_cols + col) * p.channels;
             if (i + 1 < n) next_pixel(p, row, col);
         }
         next_pixel(p, row, col);
         void* out = static_cast<char*>(results) + done * stride * value_bytes;
-        for (std::size_t b = 0; b < p.blocks; ++b) block_tile(p, px, n, b, out, stride);
+        for (std::size_t b = 0; b < p.blocks; ++b) tile(p, px, n, b, out, stride);
     }
+}
+
+void ComputePixels(const ConvProblem& p, std::size_t first, std::size_t count, void* results) {
+    if (!p.weight_bytes) return compute_tiles<kTilePixels>(p, p.image, first, count, results, block_tile);
+    if (!kByteKernel) return compute_pixels_plain(p, first, count, results);
+    compute_tiles<kByteTilePixels>(p, p.image_bytes, first, count, results, byte_block_tile);
 }
 
 #endif
@@ -224,7 +305,7 @@ const Choice& current_choice() {
 // products up to 2^14 per receptive-field value, the bias, and the rounding
 // half of the largest right shift (2^21) below 2^31.
 bool sums_fit_int32(const ConvProblem& p) {
-    const uint64_t values = uint64_t{2} * p.kernel_rows * p.row_pairs;
+    const uint64_t values = uint64_t{p.kernel_rows} * segment_values(p);
     if (values > kMaxExactValues) return false;
     uint64_t bias = 0;
     for (std::size_t o = 0; o < result_stride(p); ++o)
@@ -249,18 +330,33 @@ void compute_pixels(const ConvProblem& p, std::size_t first, std::size_t count, 
     if (c.check) check_against_every_target(p, first, count, results);
 }
 
+namespace {
+
+// The exact sum of output `o` over the receptive field starting at value
+// `field` of the image: `Value` and `Weight` are int16_t for pairs (`group`
+// 2), uint8_t and int8_t for byte operands' quads (4).
+template <typename Value, typename Weight>
+int64_t plain_sum(const ConvProblem& p, const Value* field, const Weight* weights, std::size_t group, std::size_t o) {
+    const std::size_t row_values = std::size_t{p.image_cols} * p.channels, steps = segment_values(p) / group;
+    const Weight* w =
+        weights + o / kBlockOutputs * p.kernel_rows * steps * kBlockOutputs * group + o % kBlockOutputs * group;
+    int64_t sum = p.bias[o];
+    for (uint32_t kr = 0; kr < p.kernel_rows; ++kr)
+        for (std::size_t q = 0; q < steps; ++q, w += kBlockOutputs * group)
+            for (std::size_t e = 0; e < group; ++e) sum += int64_t{field[kr * row_values + group * q + e]} * w[e];
+    return sum;
+}
+
+}  // namespace
+
 void compute_pixels_plain(const ConvProblem& p, std::size_t first, std::size_t count, void* results) {
-    const std::size_t stride = result_stride(p), row_values = std::size_t{p.image_cols} * p.channels;
-    const std::size_t block_values = std::size_t{p.kernel_rows} * p.row_pairs * kBlockOutputs * 2;
+    const std::size_t stride = result_stride(p);
     for (std::size_t i = 0; i < count; ++i) {
         const std::size_t n = first + i;
-        const int16_t* field = p.image + (n / p.out_cols * p.image_cols + n % p.out_cols) * p.channels;
+        const std::size_t field = (n / p.out_cols * p.image_cols + n % p.out_cols) * p.channels;
         for (std::size_t o = 0; o < stride; ++o) {
-            const int16_t* w = p.weights + o / kBlockOutputs * block_values + o % kBlockOutputs * 2;
-            int64_t sum = p.bias[o];
-            for (uint32_t kr = 0; kr < p.kernel_rows; ++kr)
-                for (uint32_t q = 0; q < p.row_pairs; ++q, w += kBlockOutputs * 2)
-                    for (uint32_t e = 0; e < 2; ++e) sum += int64_t{field[kr * row_values + 2 * q + e]} * w[e];
+            const int64_t sum = p.weight_bytes ? plain_sum(p, p.image_bytes + field, p.weight_bytes, 4, o)
+                                               : plain_sum(p, p.image + field, p.weights, 2, o);
             if (p.wide)
                 static_cast<int32_t*>(results)[i * stride + o] = wide_result(sum, p.activation);
             else

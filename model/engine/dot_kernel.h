@@ -19,6 +19,17 @@
 // (x86: vpmaddwd + vpaddd): the outputs of a pixel are vector lanes, so no
 // horizontal sums are needed and a segment need only be padded to even length.
 //
+// Byte operands: when every value of the image lies in [0, 127] (a layer
+// whose input is an earlier layer's ReLU output, most hidden layers), the
+// image is also given as bytes and the weights as int8 quads (per block,
+// kernel row and quad of segment values, the 16 outputs' four weights side
+// by side; a segment is padded to a multiple of four with zero weights, the
+// data they meet being image values or its slack). One step multiplies a
+// quad of data bytes (broadcast) with the quads of 16 outputs: x86's
+// pmaddubsw sums the two products of each unsigned-by-signed byte pair into
+// an int16 lane, pmaddwd with ones adds two such lanes into int32, vpaddd
+// accumulates: four values per step instead of two.
+//
 // Exactness (why int32 lanes give the accelerator's full-precision sums):
 //  * data values are int8 ([-128, 127]); weights are decoded from 8-, 4-, 2-
 //    or 1-bit fields, binary (+1/-1) or bypass (1): all in [-128, 127]. One
@@ -26,6 +37,12 @@
 //    the widening multiply-add cannot overflow its int32 lane (vpmaddwd's
 //    single wrapping case, both pairs -32768 * -32768, cannot arise), and no
 //    saturating instruction (vpmaddubsw, vpadds*) is used anywhere.
+//  * byte operands: pmaddubsw saturates its int16 sums, but a data byte in
+//    [0, 127] times a weight in [-128, 127] is in [-16256, 16129] and two of
+//    them in [-32512, 32258], inside int16: it never saturates. The bytes
+//    are used only when the whole image (slack included) is in [0, 127]
+//    (conv_layout.h checks); pmaddwd with ones then adds two int16 lanes
+//    exactly into int32.
 //  * a lane sums one output's products only: with at most kMaxExactValues
 //    values per receptive field the sum is at most 2^16 * 2^14 = 2^30 in
 //    magnitude; compute_pixels checks that this bound plus the largest bias
@@ -58,6 +75,8 @@ constexpr std::size_t kMaxExactValues = std::size_t{1} << 16;
 // Extra zero values after the last pixel of an image, so that the pair read
 // of an odd segment at the image's very end stays inside the buffer.
 constexpr std::size_t kImageSlack = 2;
+// The same for the quad read of byte operands.
+constexpr std::size_t kByteImageSlack = 4;
 
 // One convolution layer's operands as the kernel reads them.
 struct ConvProblem {
@@ -74,7 +93,19 @@ struct ConvProblem {
     int output_shift = 0;
     arith::Activation activation = arith::Activation::None;
     bool wide = false;  // 32-bit outputs: the full sum, activation applied, no shift or saturation
+    // Byte operands (both set, or neither): the same image as bytes in
+    // [0, 127], and the weights as quads, blocks * kernel_rows * row_quads *
+    // kBlockOutputs * 4 values; the kernel then uses these instead of `image`
+    // and `weights` (which may be null).
+    const uint8_t* image_bytes = nullptr;
+    const int8_t* weight_bytes = nullptr;
+    uint32_t row_quads = 0;  // value quads per kernel-row segment: ceil(kernel_cols * channels / 4)
 };
+
+// Values per kernel row and segment step of `p`'s weights: pairs, or quads with byte operands.
+inline std::size_t segment_values(const ConvProblem& p) {
+    return p.weight_bytes ? std::size_t{p.row_quads} * 4 : std::size_t{p.row_pairs} * 2;
+}
 
 // Outputs per result row (every block's lanes, padding included).
 inline std::size_t result_stride(const ConvProblem& p) { return std::size_t{p.blocks} * kBlockOutputs; }

@@ -407,4 +407,9 @@ void decode_weights(const AcceleratorState& state, const LayerConfig& c, const L
     decode_kernels(state, c, shape, to, warnings);
 }
 
+void decode_weights(const AcceleratorState& state, const LayerConfig& c, const LayerWeights& shape,
+                    const WeightPlaces<int8_t>& to, std::vector<EngineWarning>& warnings) {
+    decode_kernels(state, c, shape, to, warnings);
+}
+
 }  // namespace ai8x

@@ -78,5 +78,8 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& cfg
 // are left as they were.
 void decode_weights(const AcceleratorState& state, const LayerConfig& cfg, const LayerWeights& shape,
                     const WeightPlaces<int16_t>& to, std::vector<EngineWarning>& warnings);
+// The same into int8 places (the kernel's byte operands).
+void decode_weights(const AcceleratorState& state, const LayerConfig& cfg, const LayerWeights& shape,
+                    const WeightPlaces<int8_t>& to, std::vector<EngineWarning>& warnings);
 
 }  // namespace ai8x

@@ -187,13 +187,19 @@ void write_outputs(const LayerConfig& cfg, const LayerWeights& weights, const Co
 ConvProblem conv_problem(const LayerConfig& cfg, const ConvImage& image, const PackedWeights& weights,
                          const LayerBiases& biases, uint32_t out_cols) {
     ConvProblem p;
-    p.image = image.values.data();
+    if (weights.quads) {
+        p.image_bytes = image.bytes.data();
+        p.weight_bytes = weights.bytes.data();
+    } else {
+        p.image = image.values.data();
+        p.weights = weights.values.data();
+    }
     p.image_cols = image.cols;
     p.channels = image.channels;
     p.kernel_rows = weights.kernel_rows;
     p.row_pairs = weights.row_pairs;
     p.out_cols = out_cols;
-    p.weights = weights.values.data();
+    p.row_quads = weights.row_quads;
     p.blocks = weights.blocks;
     p.bias = biases.values.data();
     p.output_shift = cfg.output_shift;
@@ -226,7 +232,10 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
     for (uint32_t first = 0; first < packed.blocks; first += group) {
         ConvProblem part = layer;
         part.blocks = std::min(group, packed.blocks - first);
-        part.weights = packed.block(first);
+        if (packed.quads)
+            part.weight_bytes = packed.block_bytes(first);
+        else
+            part.weights = packed.block(first);
         part.bias = biases.values.data() + std::size_t{first} * kBlockOutputs;
         compute_all_pixels(state.compute_pool, part, pixels, results.data(), cfg.layer);
         const uint32_t first_output = first * kBlockOutputs;

@@ -85,6 +85,18 @@ LayerOutput read_back_passthrough(const LayerConfig& cfg, uint32_t passes, const
     return out;
 }
 
+// The padded input image of convolution layer `cfg`: read straight from
+// data memory where image_fetch.h can, else from the processors' planes.
+ConvImage fetch_conv_input(const AcceleratorState& state, const LayerConfig& cfg, const LayerHooks& hooks,
+                           LayerStats& stats, std::vector<EngineWarning>& warnings) {
+    const uint32_t spread = cfg.conv_transpose ? 2 : 1;
+    if (reads_image_directly(cfg, hooks.input))
+        return fetch_conv_image(state, cfg, spread, warnings, stats.input_reads);
+    const InputPlanes planes = fetch_inputs(state, cfg, warnings, hooks.input);
+    stats.input_reads = planes.word_reads;
+    return make_conv_image(planes, weight_shape(cfg), cfg.pad_rows, cfg.pad_cols, spread);
+}
+
 }  // namespace
 
 void merge_warnings(std::vector<EngineWarning>& warnings) {
@@ -162,20 +174,13 @@ LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warning
         if (captured_) captured_->push_back(read_back_passthrough(*cfg, input.passes, stats, writer));
         return stats;
     }
-    // Inputs before weights: the order of their warnings.
-    const uint32_t spread = cfg->conv_transpose ? 2 : 1;
-    std::optional<InputPlanes> planes;
-    std::optional<ConvImage> image;
-    if (reads_image_directly(*cfg, hooks.input)) {
-        image = fetch_conv_image(state_, *cfg, spread, warnings, stats.input_reads);
-    } else {
-        planes = fetch_inputs(state_, *cfg, warnings, hooks.input);
-        stats.input_reads = planes->word_reads;
-    }
+    // Inputs before weights: the order of their warnings. An image of values
+    // in [0, 127] takes the kernel's byte operands, the weights then packed in quads.
+    ConvImage image = fetch_conv_input(state_, *cfg, hooks, stats, warnings);
+    const bool bytes = make_byte_image(image);
     LayerWeights weights;
-    const PackedWeights packed = fetch_packed_weights(state_, *cfg, weights, warnings);
-    if (!image) image = make_conv_image(*planes, weights, cfg->pad_rows, cfg->pad_cols, spread);
-    compute_convolution(state_, *cfg, *image, weights, packed, writer, stats, warnings);
+    const PackedWeights packed = fetch_packed_weights(state_, *cfg, weights, warnings, bytes);
+    compute_convolution(state_, *cfg, image, weights, packed, writer, stats, warnings);
     if (captured_) captured_->push_back(read_back(*cfg, weights, stats, writer));
     return stats;
 }

@@ -61,7 +61,9 @@ std::vector<int64_t> direct(const Case& k, uint32_t out_rows, uint32_t out_cols)
     return out;
 }
 
-Case random_case(std::mt19937& rng) {
+// `data_min`: the smallest input value (0 for a layer after a ReLU, whose
+// image the kernel takes as byte operands).
+Case random_case(std::mt19937& rng, int data_min = -128) {
     auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Case k;
     k.kernel_rows = static_cast<uint32_t>(pick(1, 3));
@@ -76,7 +78,8 @@ Case random_case(std::mt19937& rng) {
     k.in.planes.assign(planes, std::vector<std::vector<int8_t>>(k.in.passes));
     for (auto& processor : k.in.planes)
         for (auto& plane : processor)
-            for (uint32_t n = 0; n < k.in.rows * k.in.cols; ++n) plane.push_back(static_cast<int8_t>(pick(-128, 127)));
+            for (uint32_t n = 0; n < k.in.rows * k.in.cols; ++n)
+                plane.push_back(static_cast<int8_t>(pick(data_min, 127)));
     LayerWeights& w = k.weights;
     for (uint32_t i = 0; i < planes; ++i)
         if (pick(0, 3) > 0) w.processor_index.push_back(static_cast<int>(i));  // some processors without weights
@@ -95,11 +98,13 @@ Case random_case(std::mt19937& rng) {
 }
 
 // Runs `k` through the layout and kernel (`first`/`count`: a part of the
-// pixels) and returns results[pixel][output] without the padding outputs.
+// pixels; `bytes`: as byte operands, which needs inputs in [0, 127]) and
+// returns results[pixel][output] without the padding outputs.
 std::vector<int64_t> through_kernel(const Case& k, bool plain, std::size_t first, std::size_t count, uint32_t& out_rows,
-                                    uint32_t& out_cols) {
-    const ConvImage image = make_conv_image(k.in, k.weights, k.pad_rows, k.pad_cols, k.spread);
-    const PackedWeights packed = pack_weights(k.weights, k.kernel_rows, k.kernel_cols);
+                                    uint32_t& out_cols, bool bytes = false) {
+    ConvImage image = make_conv_image(k.in, k.weights, k.pad_rows, k.pad_cols, k.spread);
+    if (bytes) REQUIRE(make_byte_image(image));
+    const PackedWeights packed = pack_weights(k.weights, k.kernel_rows, k.kernel_cols, bytes);
     out_rows = image.rows - k.kernel_rows + 1;
     out_cols = image.cols - k.kernel_cols + 1;
     std::vector<int32_t> bias(std::size_t{packed.blocks} * kBlockOutputs, 0);
@@ -107,6 +112,13 @@ std::vector<int64_t> through_kernel(const Case& k, bool plain, std::size_t first
     ConvProblem p{image.values.data(), image.cols, image.channels,       packed.kernel_rows,
                   packed.row_pairs,    out_cols,   packed.values.data(), packed.blocks,
                   bias.data(),         k.shift,    k.activation,         k.wide};
+    if (bytes) {
+        p.image = nullptr;
+        p.weights = nullptr;
+        p.image_bytes = image.bytes.data();
+        p.weight_bytes = packed.bytes.data();
+        p.row_quads = packed.row_quads;
+    }
     if (count == 0) count = std::size_t{out_rows} * out_cols - first;
     const std::size_t stride = result_stride(p);
     std::vector<int32_t> wide(count * stride);
@@ -154,6 +166,26 @@ TEST_CASE("dot kernel: every target equals a direct convolution on random layers
             // A part of the pixels, starting inside a row, as a thread's share computes it.
             const std::size_t pixels = std::size_t{rows} * cols, first = pixels / 3, count = pixels - first - 1;
             const std::vector<int64_t> part = through_kernel(k, false, first, count, rows, cols);
+            const std::size_t outputs = k.weights.outputs;
+            CHECK(part == std::vector<int64_t>(got.begin() + first * outputs, got.begin() + (first + count) * outputs));
+        }
+    });
+}
+
+TEST_CASE("dot kernel: every target equals a direct convolution with byte operands", "[engine][dot]") {
+    INFO("targets on this host: " << dot_kernel_target_names());
+    for_every_target([] {
+        std::mt19937 rng(2613);
+        for (int n = 0; n < 150; ++n) {
+            const Case k = random_case(rng, 0);
+            uint32_t rows = 0, cols = 0;
+            const std::vector<int64_t> got = through_kernel(k, false, 0, 0, rows, cols, true);
+            INFO("case " << n << ": " << k.weights.outputs << " outputs, " << k.weights.processors << "x"
+                         << k.weights.passes << " channels, kernel " << k.kernel_rows << "x" << k.kernel_cols
+                         << ", shift " << k.shift << (k.wide ? ", wide" : ""));
+            REQUIRE(got == direct(k, rows, cols));
+            const std::size_t pixels = std::size_t{rows} * cols, first = pixels / 3, count = pixels - first - 1;
+            const std::vector<int64_t> part = through_kernel(k, false, first, count, rows, cols, true);
             const std::size_t outputs = k.weights.outputs;
             CHECK(part == std::vector<int64_t>(got.begin() + first * outputs, got.begin() + (first + count) * outputs));
         }
@@ -210,14 +242,94 @@ TEST_CASE("dot kernel stays exact where int32 lanes would overflow", "[engine][d
     });
 }
 
-TEST_CASE("packed weights: blocks of 16 outputs, pairs of (kernel column, channel) per kernel row", "[engine][dot]") {
+TEST_CASE("dot kernel: byte operands at the ends of their ranges", "[engine][dot]") {
+    // Data 127 against weights -128 and 127: every pmaddubsw pair at its
+    // extreme (-32512, 32258), the lanes summing 9 taps of up to 64 channels.
+    for_every_target([] {
+        for (int weight : {-128, 127}) {
+            for (uint32_t channels : {1u, 3u, 64u}) {
+                Case k;
+                k.kernel_rows = k.kernel_cols = 3;
+                k.in.rows = k.in.cols = 4;
+                k.in.passes = 1;
+                k.in.planes.assign(channels, {std::vector<int8_t>(16, 127)});
+                k.weights.processors = channels;
+                k.weights.passes = 1;
+                k.weights.taps = 9;
+                k.weights.outputs = 20;
+                for (uint32_t i = 0; i < channels; ++i) k.weights.processor_index.push_back(static_cast<int>(i));
+                k.weights.values.assign(std::size_t{20} * channels * 9, static_cast<int8_t>(weight));
+                k.bias.assign(20, 0);
+                k.wide = true;
+                uint32_t rows = 0, cols = 0;
+                INFO(channels << " channels, weight " << weight);
+                const std::vector<int64_t> got = through_kernel(k, false, 0, 0, rows, cols, true);
+                REQUIRE(got == direct(k, rows, cols));
+                CHECK(got[0] == int64_t{channels} * 9 * 127 * weight);
+            }
+        }
+    });
+}
+
+TEST_CASE("byte image: only for values in [0, 127], with zero slack", "[engine][dot]") {
+    InputPlanes in;
+    in.rows = 1;
+    in.cols = 3;
+    in.passes = 1;
+    in.planes = {{{0, 127, 5}}};
+    LayerWeights lw;
+    lw.processors = 1;
+    lw.passes = 1;
+    lw.processor_index = {0};
+    ConvImage image = make_conv_image(in, lw, 0, 0, 1);
+    REQUIRE(make_byte_image(image));
+    CHECK(image.bytes == std::vector<uint8_t>{0, 127, 5, 0, 0, 0, 0});
+    for (int8_t outside : {int8_t{-1}, int8_t{-128}}) {
+        in.planes[0][0][2] = outside;
+        ConvImage negative = make_conv_image(in, lw, 0, 0, 1);
+        CHECK_FALSE(make_byte_image(negative));
+        CHECK(negative.bytes.empty());
+    }
+}
+
+namespace {
+
+// 17 outputs of 3 channels and a 2x2 kernel; dense weight n is n % 97.
+LayerWeights counting_weights() {
     LayerWeights lw;
     lw.outputs = 17;
     lw.processors = 3;
     lw.passes = 1;
-    lw.taps = 4;  // 2x2
+    lw.taps = 4;
     for (uint32_t n = 0; n < lw.outputs * lw.processors * lw.taps; ++n)
         lw.values.push_back(static_cast<int8_t>(n % 97));
+    return lw;
+}
+
+}  // namespace
+
+TEST_CASE("packed weights in quads: blocks of 16 outputs, four (kernel column, channel) values a step",
+          "[engine][dot]") {
+    const LayerWeights lw = counting_weights();
+    const PackedWeights p = pack_weights(lw, 2, 2, true);
+    REQUIRE(p.quads);
+    REQUIRE(p.values.empty());
+    REQUIRE(p.row_quads == 2);  // 2 columns * 3 channels = 6 values per kernel row, padded to 8
+    REQUIRE(p.bytes.size() == std::size_t{2} * 2 * 2 * kBlockOutputs * 4);
+    // Output 16 (block 1, lane 0), kernel row 1, column 1, channel 2: segment position 5 = quad 1, value 1.
+    CHECK(p.block_bytes(1)[(1 * 2 + 1) * kBlockOutputs * 4 + 0 * 4 + 1] == lw.at(16, 2, 0, 3));
+    // Output 5, kernel row 0, column 0, channel 1: position 1 = quad 0, value 1.
+    CHECK(p.block_bytes(0)[5 * 4 + 1] == lw.at(5, 1, 0, 0));
+    // Positions 6 and 7 of each row (the padding of quad 1) weigh 0.
+    for (std::size_t row = 0; row < 2; ++row)
+        for (std::size_t lane = 0; lane < kBlockOutputs; ++lane) {
+            CHECK(p.block_bytes(0)[(row * 2 + 1) * kBlockOutputs * 4 + lane * 4 + 2] == 0);
+            CHECK(p.block_bytes(0)[(row * 2 + 1) * kBlockOutputs * 4 + lane * 4 + 3] == 0);
+        }
+}
+
+TEST_CASE("packed weights: blocks of 16 outputs, pairs of (kernel column, channel) per kernel row", "[engine][dot]") {
+    const LayerWeights lw = counting_weights();
     const PackedWeights p = pack_weights(lw, 2, 2);
     REQUIRE(p.blocks == 2);
     REQUIRE(p.row_pairs == 3);  // 2 columns * 3 channels = 6 values per kernel row
