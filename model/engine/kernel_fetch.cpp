@@ -1,6 +1,7 @@
 #include "model/engine/kernel_fetch.h"
 
 #include <algorithm>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -120,12 +121,23 @@ std::optional<KernelRun> kernel_run(const LayerConfig& c, uint64_t kernel_words,
 
 // Gathers weight processor i's bytes of the run from its kernel memory.
 void gather_run(KernelRun& run, uint32_t i, const KernelWord* words) {
-    // Byte b of the stream is KernelWord[8 - b % 9] of word b / 9: each word reversed.
+    // Byte b of the stream is KernelWord[8 - b % 9] of word b / 9: each word
+    // reversed. On a little-endian host KernelWord[1..8] read as one 64-bit
+    // number and byte-swapped are stream bytes 0..7 (one bswap instead of
+    // eight byte moves); byte 8 is KernelWord[0].
     uint8_t* dst = run.bytes.get() + i * run.processor_bytes;
     for (uint64_t word = run.first_word; word <= run.last_word; ++word, dst += 9) {
         const KernelWord& w = words[word];
-        dst[0] = w[8], dst[1] = w[7], dst[2] = w[6], dst[3] = w[5], dst[4] = w[4];
-        dst[5] = w[3], dst[6] = w[2], dst[7] = w[1], dst[8] = w[0];
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        uint64_t high;
+        std::memcpy(&high, w.data() + 1, sizeof high);
+        high = __builtin_bswap64(high);
+        std::memcpy(dst, &high, sizeof high);
+#else
+        dst[0] = w[8], dst[1] = w[7], dst[2] = w[6], dst[3] = w[5];
+        dst[4] = w[4], dst[5] = w[3], dst[6] = w[2], dst[7] = w[1];
+#endif
+        dst[8] = w[0];
     }
 }
 

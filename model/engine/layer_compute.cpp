@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 
 #include "model/engine/conv_layout.h"
@@ -228,7 +229,8 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
     const std::size_t block_bytes = pixels * kBlockOutputs * (cfg.wide_output ? sizeof(int32_t) : sizeof(int8_t));
     const uint32_t group = static_cast<uint32_t>(
         std::clamp<std::size_t>(kMaxBufferedBytes / block_bytes, 1, std::max<uint32_t>(packed.blocks, 1)));
-    std::vector<char> results(std::size_t{group} * block_bytes);
+    // Not zeroed first: the kernel writes every value of every row it computes.
+    const std::unique_ptr<char[]> results(new char[std::size_t{group} * block_bytes]);
     for (uint32_t first = 0; first < packed.blocks; first += group) {
         ConvProblem part = layer;
         part.blocks = std::min(group, packed.blocks - first);
@@ -237,10 +239,10 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
         else
             part.weights = packed.block(first);
         part.bias = biases.values.data() + std::size_t{first} * kBlockOutputs;
-        compute_all_pixels(state.compute_pool, part, pixels, results.data(), cfg.layer);
+        compute_all_pixels(state.compute_pool, part, pixels, results.get(), cfg.layer);
         const uint32_t first_output = first * kBlockOutputs;
         const uint32_t end_output = std::min<uint32_t>(weights.outputs, first_output + part.blocks * kBlockOutputs);
-        write_outputs(cfg, weights, part, results.data(), first_output, end_output, pixels, out, biases, warnings);
+        write_outputs(cfg, weights, part, results.get(), first_output, end_output, pixels, out, biases, warnings);
     }
     stats.macs = uint64_t{pixels} * weights.outputs * weights.processors * weights.passes * weights.taps;
     count_convolution_activity(state, cfg, weights, pixels);
