@@ -32,6 +32,8 @@ public:
     sc_core::sc_time get_local_time() const { return local_; }
     sc_core::sc_time get_current_time() const { return sc_core::sc_time_stamp() + local_; }
     bool need_sync() const { return sc_core::sc_time_stamp() + local_ >= next_sync_point_; }
+    // The instant at which need_sync() starts to hold (SystemC time + local time reaching it).
+    sc_core::sc_time sync_point() const { return next_sync_point_; }
     // Waits until SystemC time reaches the core's instant.
     void sync() {
         sc_core::wait(local_);
@@ -46,13 +48,18 @@ public:
     // process has anything scheduled up to and including the core's instant.
     // True when it waited.
     bool sync_or_defer() {
-        const sc_core::sc_time at = sc_core::sc_time_stamp() + local_;
-        if (at < defer_until_ && local_ < sc_core::sc_time_to_pending_activity()) {
-            owed_ = local_;  // SystemC time would now be the core's instant
-            next_sync_point_ = at + quantum_after(at);
-            return false;
-        }
+        if (defer(sc_core::sc_time_to_pending_activity())) return false;
         sync();
+        return true;
+    }
+    // The books of sync_or_defer without the wait, when it would leave the
+    // wait out: `to_activity` is sc_time_to_pending_activity() (passed in by
+    // a caller that knows it has not changed). False, nothing changed, when it would wait.
+    bool defer(const sc_core::sc_time& to_activity) {
+        const sc_core::sc_time at = sc_core::sc_time_stamp() + local_;
+        if (!(at < defer_until_ && local_ < to_activity)) return false;
+        owed_ = local_;  // SystemC time would now be the core's instant
+        next_sync_point_ = at + quantum_after(at);
         return true;
     }
     // Pays what sync_or_defer left out: SystemC time goes where the left-out

@@ -220,6 +220,13 @@ bool CortexM4::idempotent_poll_loop(uint32_t address, uint32_t bytes) {
     return thumb_idempotent_poll_loop(code, address);
 }
 
+// What run() does between two chunks when none of its cases applies: only
+// the next chunk begins (sample_irq_lines has nothing to sample, take_interrupt
+// nothing to take).
+bool CortexM4::between_chunks_idle() const {
+    return !halted_ && !debugger_ && !sleeping_ && high_lines_ == 0 && !scs_.next_interrupt();
+}
+
 // ---------------------------------------------------------------- interrupts
 
 void CortexM4::sample_irq_lines() {

@@ -68,6 +68,7 @@ private:
     // Cortex-M4 TRM prices by instruction class (firmware/host/thumb_timing.h).
     uint32_t instruction_cycles(uint16_t hw1, uint16_t hw2, bool& after_access) const override;
     bool idempotent_poll_loop(uint32_t address, uint32_t bytes) override;
+    bool between_chunks_idle() const override;
     int return_address_register() const override { return UC_ARM_REG_LR; }
     int return_value_register() const override { return UC_ARM_REG_R0; }
 

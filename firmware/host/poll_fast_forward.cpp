@@ -16,13 +16,17 @@ bool PollFastForward::cached_poll_loop(uint32_t address, uint32_t bytes) {
 bool PollFastForward::pass(uint32_t address, uint32_t bytes, sc_core::sc_time next_activity) {
     BlockBooks& books = books_;
     CoreQuantumKeeper& qk = qk_;
-    if (books.instret >= core_.chunk_end()) return false;
+    // The chunk's end: the core stops before the pass and begins the next chunk
+    // with the same books (the pass then starts as here).
+    if (books.instret >= core_.chunk_end() && !core_.restart_chunk()) return false;
     const sc_core::sc_time before = qk.get_local_time();
     const BlockBooks kept = books;
     core_.book_pass(address, bytes);
     const sc_core::sc_time at_read = qk.get_local_time();
     qk.set(at_read + polls_.bus_delay);
-    if (!(at_read < next_activity) || qk.need_sync()) {
+    // The quantum check after the read: a quantum's end whose wait is left out
+    // changes only the keeper's books (the read stays unsynchronised).
+    if (!(at_read < next_activity) || (qk.need_sync() && !qk.defer(next_activity))) {
         books = kept;
         qk.set(before);
         return false;
@@ -41,13 +45,18 @@ void PollFastForward::skip(uint32_t address, uint32_t bytes) {
     // else happens in a pass: its registers come out as the previous pass left
     // them, and the status cannot change before the next scheduled activity,
     // since nothing but a SystemC process changes it.
+    // The passes up to a quantum's or chunk's end are booked at once; the
+    // pass that reaches it defers the quantum's end or begins the next chunk,
+    // and booking goes on until a pass must run (a read due at or after the
+    // next activity, a wait that cannot be left out, a chunk end the core
+    // must see).
     const sc_core::sc_time next_activity = sc_core::sc_time_to_pending_activity();
-    if (!pass(address, bytes, next_activity)) return;
-    const BlockBooks first = books_;
-    const sc_core::sc_time t1 = qk_.get_local_time();
-    if (!pass(address, bytes, next_activity)) return;
-    book_passes_at_once(first, t1, next_activity);
-    while (pass(address, bytes, next_activity)) {
+    for (;;) {
+        if (!pass(address, bytes, next_activity)) return;
+        const BlockBooks first = books_;
+        const sc_core::sc_time t1 = qk_.get_local_time();
+        if (!pass(address, bytes, next_activity)) return;
+        book_passes_at_once(first, t1, next_activity);
     }
 }
 
@@ -73,19 +82,10 @@ void PollFastForward::book_passes_at_once(const BlockBooks& first, sc_core::sc_t
         fit = (chunk_end - books.instret + di - 1) / di;  // passes that start before the chunk's end
         const uint64_t reads = (next_activity.value() - 1 - read_at) / dt + 1;  // reads before the activity
         fit = std::min({fit, reads, uint64_t{1} << 32});
-        // The quantum check after each pass: the largest count whose end needs no sync.
-        const auto syncs_after = [&](uint64_t n) {
-            qk.set(sc_core::sc_time::from_value(t2.value() + n * dt));
-            return qk.need_sync();
-        };
-        if (syncs_after(fit)) {
-            uint64_t lo = 0, hi = fit;  // lo passes fit, hi do not
-            while (hi - lo > 1) {
-                const uint64_t mid = lo + (hi - lo) / 2;
-                (syncs_after(mid) ? hi : lo) = mid;
-            }
-            fit = lo;
-        }
+        // The quantum check after each pass: the largest count whose end needs
+        // no sync (need_sync: SystemC time + local time reaching the sync point).
+        const uint64_t end = sc_core::sc_time_stamp().value() + t2.value(), sync = qk.sync_point().value();
+        if (end + fit * dt >= sync) fit = sync > end ? (sync - end - 1) / dt : 0;
     }
     books.instret = second.instret + fit * di;
     books.cycles = second.cycles + fit * dc;

@@ -9,9 +9,11 @@
 // passes are all alike while the value it loads is, then every further pass
 // would read the same status until the core's time reaches the next
 // scheduled activity. Those passes are booked, on the core's books, exactly
-// as executing them would book them; the last one, which would synchronise
-// or end the core's chunk, runs for real. Cycles, instructions and times are
-// the same as executing every pass (unit test "FIFO polls fast-forwarded").
+// as executing them would book them, and so are the quantum ends whose wait
+// would be left out (CoreQuantumKeeper::defer) and the chunk ends where the
+// core would only begin the next chunk; the last pass, which would
+// synchronise, runs for real. Cycles, instructions and times are the same as
+// executing every pass (unit test "FIFO polls fast-forwarded").
 #pragma once
 
 #include <cstdint>
@@ -39,6 +41,10 @@ public:
         // while the value it loads is, and nothing else watches it run. Asked
         // once per block.
         virtual bool poll_loop(uint32_t address, uint32_t bytes) = 0;
+        // At the chunk's end: begins the next chunk as the core's main loop
+        // would, when it would do nothing else between the two (no interrupt
+        // to take, no sleep, no wait, no debugger). False, nothing changed, otherwise.
+        virtual bool restart_chunk() = 0;
 
     protected:
         ~Core() = default;

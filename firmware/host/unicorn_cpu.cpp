@@ -290,6 +290,14 @@ bool UnicornCpu::poll_loop(uint32_t address, uint32_t bytes) {
     return idempotent_poll_loop(address, bytes);
 }
 
+bool UnicornCpu::restart_chunk() {
+    // After a chunk the main loop synchronises when the quantum is used up;
+    // otherwise, with nothing else to do, it begins the next chunk where this one stopped.
+    if (qk_.need_sync() || !between_chunks_idle()) return false;
+    begin_chunk();
+    return true;
+}
+
 uint32_t UnicornCpu::instruction_cycles(uint16_t, uint16_t, bool&) const { return timing_.cycles_per_instruction; }
 
 void UnicornCpu::hook_call_entry(uc_struct* uc, uint64_t, uint32_t, void* watch) {

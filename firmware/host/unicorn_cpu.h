@@ -167,6 +167,10 @@ protected:
     // loop whose passes are all alike while the value it loads is
     // (firmware/host/thumb_spin_loop.h). Asked once per block.
     virtual bool idempotent_poll_loop(uint32_t /*address*/, uint32_t /*bytes*/) { return false; }
+    // True when the core's main loop, between a chunk that stopped at its
+    // budget and the next, would only begin that chunk: no interrupt to take,
+    // no sleep, no debugger. Asked by the poll fast-forward. Default: never.
+    virtual bool between_chunks_idle() const { return false; }
     // Register holding the return address right at a function's entry.
     virtual int return_address_register() const = 0;
     virtual int return_value_register() const = 0;
@@ -255,6 +259,7 @@ private:
     uint64_t chunk_end() const override { return chunk_end_; }
     void book_pass(uint32_t address, uint32_t bytes) override;
     bool poll_loop(uint32_t address, uint32_t bytes) override;
+    bool restart_chunk() override;
 
     BlockPricer pricer_;
     PollFastForward poll_fast_forward_;
