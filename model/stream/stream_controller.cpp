@@ -219,7 +219,17 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
     for (;;) {
         // Words move into the chain when the step begins, at this cycle.
         const uint64_t step_start = startup + session.scheduler().cycle();
-        const StreamStep st = session.step(popped + view.queued());
+        const uint64_t available = popped + view.queued();
+        StreamStep st = session.step(available);
+        // Positions that end before the next chunk's edge follow at once, as
+        // the loop would run them: the clock does not move between them, so
+        // the FIFOs show the same words (popping a consumed word takes one
+        // from `queued` and adds one to `popped`), and the words they consume
+        // are popped after them, before any wait, in the same order. Only an
+        // observer sees each step's own pops.
+        while (!observer_ && st.kind == StreamStep::Ran &&
+               startup + session.scheduler().cycle() < clock.elapsed() + kChunkCycles)
+            st = session.step(available);
         deliver_consumed(session, step_start, popped);
         if (st.kind == StreamStep::Done) break;
         const uint64_t chain_end = startup + session.scheduler().cycle();

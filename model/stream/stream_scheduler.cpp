@@ -19,6 +19,7 @@ StreamScheduler::StreamScheduler(const StreamPlan& plan, PositionCost cost, Poli
     : plan_(plan), cost_(std::move(cost)), policy_(policy) {
     const std::size_t n = plan_.chain.size();
     pos_.assign(n, 0);
+    waits_.resize(n);
     progress_.resize(n);
     reports_.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
@@ -28,6 +29,7 @@ StreamScheduler::StreamScheduler(const StreamPlan& plan, PositionCost cost, Poli
         reports_[k].min_margin = std::numeric_limits<int64_t>::max();
         const uint64_t per_word = (k == 0 && plan_.fifo_mode) ? plan_.pixels_per_word() : 1;
         reports_[k].ring_pixels = uint64_t{s.fmax} * per_word / std::max<uint32_t>(1, s.cfg.passes);
+        find_wait(k);
     }
 }
 
@@ -126,25 +128,34 @@ bool StreamScheduler::transfer_allowed() const {
     return words_ < oldest / plan_.pixels_per_word() + plan_.chain.front().fmax;
 }
 
+void StreamScheduler::find_wait(std::size_t index) {
+    const StreamLayer& s = plan_.chain[index];
+    Wait& w = waits_[index];
+    w = Wait{};
+    if (pos_[index] >= s.positions()) return;
+    w.at = real_at(index, pos_[index]);
+    if (!w.at.real) return;
+    const uint32_t i = w.at.i, j = w.at.j;
+    if (index == 0) {
+        // The stream start and the read's window, both within the frame: all
+        // of the frame received always suffices.
+        const uint64_t frame = uint64_t{s.cfg.in_rows} * s.cfg.in_cols;
+        const uint64_t need = std::max<uint64_t>(std::min<uint64_t>(s.start, frame), window_end(0, i, j));
+        w.need = static_cast<int64_t>(std::min(frame, need));
+    } else {
+        w.need = plan_.release_on_window ? static_cast<int64_t>(window_end(index, i, j)) : threshold(index, i, j);
+    }
+}
+
 bool StreamScheduler::ready(std::size_t index) const {
     const StreamLayer& s = plan_.chain[index];
     if (pos_[index] >= s.positions()) return false;
-    const Real at = real_at(index, pos_[index]);
-    if (!at.real) return true;  // padding reads nothing and never waits
-    if (index == 0) {
-        if (!plan_.fifo_mode) return true;
-        const LayerConfig& c = s.cfg;
-        const uint64_t frame = uint64_t{c.in_rows} * c.in_cols;
-        const uint64_t r = received_pixels();
-        if (r >= frame) return true;
-        const uint64_t sw = c.conv1d ? 1 : c.pool_stride;
-        const uint64_t window_end =
-            (uint64_t{c.pool_stride} * at.i + c.pool_rows - 1) * c.in_cols + sw * at.j + c.pool_cols;
-        return r >= std::min<uint64_t>(s.start, frame) && r >= window_end;
-    }
+    const Wait& w = waits_[index];
+    if (!w.at.real) return true;  // padding reads nothing and never waits
+    if (index == 0) return !plan_.fifo_mode || static_cast<int64_t>(received_pixels()) >= w.need;
     if (pos_[index - 1] >= plan_.chain[index - 1].positions()) return true;  // producer done
-    if (plan_.release_on_window) return written_pixels(index - 1, pos_[index - 1]) >= window_end(index, at.i, at.j);
-    return static_cast<int64_t>(pos_[index - 1]) >= threshold(index, at.i, at.j);
+    if (plan_.release_on_window) return static_cast<int64_t>(written_pixels(index - 1, pos_[index - 1])) >= w.need;
+    return static_cast<int64_t>(pos_[index - 1]) >= w.need;
 }
 
 uint32_t StreamScheduler::slot_address(std::size_t index, uint64_t pixel) const {
@@ -214,7 +225,7 @@ void StreamScheduler::check_read(std::size_t index, uint32_t i, uint32_t j) {
 void StreamScheduler::run_position(std::size_t index) {
     const StreamLayer& s = plan_.chain[index];
     const uint64_t p = pos_[index];
-    const Real at = real_at(index, p);
+    const Real at = waits_[index].at;
     if (at.real) {
         const uint64_t prog = index == 0 ? words_ : written_pixels(index - 1, pos_[index - 1]);
         progress_[index][uint64_t{at.i} * s.cfg.pooled_cols + at.j] = prog;
@@ -229,6 +240,7 @@ void StreamScheduler::run_position(std::size_t index) {
     rep.work_cycles += cycles;
     rep.last_cycle = cycle_;
     ++pos_[index];
+    find_wait(index);
 }
 
 StreamStep StreamScheduler::step(uint64_t words_available) {

@@ -80,6 +80,16 @@ private:
         uint32_t i, j;
     };
     Real real_at(std::size_t index, uint64_t position) const;
+    // What ready() waits for at the current scan position of a chain layer,
+    // found once when the position changes (ready() is asked for every layer
+    // at every step): the read there, and the count its producer must reach
+    // (layer 0: frame pixels received; later layers: producer scan positions,
+    // or output pixels written with release on the window).
+    struct Wait {
+        Real at{false, 0, 0};
+        int64_t need = 0;
+    };
+    void find_wait(std::size_t index);
     bool ready(std::size_t index) const;
     void run_position(std::size_t index);
     bool transfer_allowed() const;
@@ -93,6 +103,7 @@ private:
     PositionCost cost_;
     Policy policy_;
     std::vector<uint64_t> pos_;  // P[l]
+    std::vector<Wait> waits_;    // at pos_[l]
     uint64_t words_ = 0;         // frame words moved into the ring (per FIFO)
     uint64_t cycle_ = 0, stalls_ = 0;
     std::vector<StreamHazard> hazards_;
