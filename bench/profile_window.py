@@ -34,7 +34,7 @@ PARTS = [
                 r"zero_packed|decoding_table"),
     ("writes", r"OutputWriter|RingShadow|finish_output"),
     ("stream", r"Stream(Controller|Scheduler|Session)|ScanCost|InputFifo|FifoBlock|FastFifo|CnnEdges"),
-    ("CPU and bus", r"libunicorn|\[\?\?\?\]$|UnicornCpu|CortexM4|RiscvCore|thumb_|AhbBus|RegisterBank|PowerControl|"
+    ("CPU and bus", r"libunicorn|\[\?\?\?\]$|UnicornCpu|CortexM4|RiscvCore|thumb_|AhbBus|RegisterBank|PowerControl|PowerDomain|"
                     r"simple_target_socket|Accelerator::b_transport|Accelerator::decode|tlm_|SocPeripherals|"
                     r"InferenceTimer|Register::"),
     ("SystemC", r"libsystemc|sc_core"),

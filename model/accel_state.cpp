@@ -9,13 +9,19 @@ namespace ai8x {
 void QuadrantRegisters::clear() {
     ctl = sram = lcnt_max = sram_test = ifrm = mlat = 0;
     for (auto& kind : lreg) std::fill(kind.begin(), kind.end(), 0u);
-    std::fill(stored_only.begin(), stored_only.end(), 0u);
+    others.fill(0u);
 }
 
-uint32_t* QuadrantRegisters::stored(const std::string& name) {
-    for (std::size_t i = 0; i < stored_only_names.size() && i < stored_only.size(); ++i)
-        if (stored_only_names[i] == name) return &stored_only[i];
-    return nullptr;
+uint32_t& QuadrantRegisters::global(QuadrantRegister r) {
+    switch (r) {
+        case QuadrantRegister::REG_CTL: return ctl;
+        case QuadrantRegister::REG_SRAM: return sram;
+        case QuadrantRegister::REG_LCNT_MAX: return lcnt_max;
+        case QuadrantRegister::REG_SRAM_TEST: return sram_test;
+        case QuadrantRegister::REG_IFRM: return ifrm;
+        case QuadrantRegister::REG_MLAT: return mlat;
+        default: return others.at(static_cast<unsigned>(r));
+    }
 }
 
 // Storage of a state used without a module tree.

@@ -13,7 +13,6 @@
 
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "model/hierarchy/activity.h"
 #include "model/hierarchy/instance_table.h"
 #include "model/hierarchy/memory_array.h"
+#include "registers/cnn.h"
 #include "tlm/device_config.h"
 
 namespace ai8x {
@@ -39,13 +39,12 @@ struct QuadrantRegisters {
     uint32_t mlat = 0;       // REG_MLAT     data-read latency (read-ahead)
     // Per-layer registers: lreg[kind][layer], kind a LayerRegisterKind (model/registers).
     std::vector<std::vector<uint32_t>> lreg;
-    // Global registers the model only stores (MAX78002 snoop registers), in
-    // description order; a deque so that the register bank's pointers stay valid.
-    std::deque<uint32_t> stored_only;
-    std::vector<std::string> stored_only_names;  // their names, in the same order
+    // Every other global register of the family (the MAX78002's snoop units),
+    // numbered by the generated QuadrantRegister index; reached through global().
+    std::array<uint32_t, kQuadrantRegisters> others{};
 
-    // Storage of the stored-only register `name`; null when there is none.
-    uint32_t* stored(const std::string& name);
+    // Storage of global register `r`: one of the named members above, or its slot in `others`.
+    uint32_t& global(QuadrantRegister r);
 
     QuadrantRegisters() = default;
     QuadrantRegisters(uint32_t kinds, uint32_t layers) : lreg(kinds, std::vector<uint32_t>(layers, 0)) {}

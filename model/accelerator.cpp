@@ -7,7 +7,6 @@
 #include <spdlog/spdlog.h>
 
 #include "model/memories/memory_port.h"
-#include "model/power/memory_self_test.h"
 #include "model/registers/fifo_registers.h"
 #include "model/registers/quadrant_registers.h"
 #include "model/sequencing.h"
@@ -35,14 +34,9 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
     check_geometry();
 
     for (uint32_t q = 0; q < cfg_.quadrants; ++q) {
-        quadrants_.push_back(std::make_unique<Quadrant>(("q" + std::to_string(q)).c_str(), cfg_, q));
+        quadrants_.push_back(std::make_unique<Quadrant>(("q" + std::to_string(q)).c_str(), cfg_, q, state_));
         Quadrant& quad = *quadrants_.back();
-        // The sequencer's side of a REG_CTL write, then the quadrant's own (its memory translator).
-        Register& ctl = *quad.register_bank().find("REG_CTL");
-        ctl.on_write = [this, q, quadrant_side = std::move(ctl.on_write)](Register& r, uint32_t old) {
-            on_ctl_write(q, old);
-            if (quadrant_side) quadrant_side(r, old);
-        };
+        quad.on_control_write = [this, q](uint32_t old) { on_ctl_write(q, old); };
         add_region(quad.register_bank(), cfg_.quadrant_regs.size, {static_cast<int>(q), CnnBlock::Registers});
         for (const auto& port : quad.memory_ports())
             regions_.push_back({port->name(), port->base(), port->span(), nullptr, port.get(), port->scope()});
@@ -54,9 +48,6 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
     fast_fifo_ = std::make_unique<FastFifo>("fast_fifo", state_, *fifo_);
     stream_ = std::make_unique<StreamController>("stream", cfg_.timing, *fifo_);
 
-    aon_ = std::make_unique<RegisterBank>(std::string(this->name()) + ".aon", cfg_.aon_regs.base);
-    add_aon_registers(*aon_, state_);
-    add_region(*aon_, cfg_.aon_regs.size);
     connect_power_control();
 
     std::sort(regions_.begin(), regions_.end(), [](const Region& a, const Region& b) { return a.base < b.base; });
@@ -356,19 +347,14 @@ void Accelerator::set_observer(ActivityObserver* observer) {
 namespace ai8x {
 
 void Accelerator::connect_power_control() {
-    power_ = std::make_unique<PowerControl>("power", state_);
-    for (uint32_t q = 0; q < cfg_.quadrants; ++q) {
-        RegisterBank& bank = quadrants_[q]->register_bank();
-        bank.find("REG_SRAM")->on_write = [this, q](Register&, uint32_t old) { power_->after_sram_write(q, old); };
-        bank.find("REG_SRAM_TEST")->on_write = [this, q](Register&, uint32_t old) {
-            if (busy_) spdlog::warn("{}: memory self test of quadrant {} started during an inference", name(), q);
-            const std::string ran = run_memory_self_test(state_, q, old);
-            if (!ran.empty())
-                spdlog::debug("{}: {} memory self test ({}): passed, memories zeroed", name(), state_.names.quadrant[q],
-                              ran);
-        };
+    std::vector<PowerDomain*> domains;
+    for (const auto& quad : quadrants_) {
+        domains.push_back(&quad->power());
+        quad->power().inference_running = [this] { return busy_; };
     }
-    aon_->find("AON_CTL")->on_write = [this](Register&, uint32_t old) { power_->after_aon_ctl_write(old); };
+    aon_ = std::make_unique<AlwaysOnControl>("aon", state_, domains);
+    add_region(aon_->register_bank(), cfg_.aon_regs.size);
+    power_ = std::make_unique<PowerControl>("power", state_, std::move(domains));
     power_->on_registers_reset = [this](uint32_t) {
         update_irq();  // a pending CNN_IRQ is gone with the register
         bool whole_cnn = true;

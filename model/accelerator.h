@@ -1,11 +1,16 @@
 // The CNN accelerator (cnn): the root of the model's module tree and one TLM
 // target for every block of the device description.
 //
-//   cnn                      Accelerator: address decoding, sequencer, AON registers
-//   ├── q0 .. q3             Quadrant: control and per-layer registers, bias memory
+//   cnn                      Accelerator: address decoding, sequencer
+//   ├── q0 .. q3             Quadrant: control and per-layer registers and their
+//   │   │                    side effects, bias memory
+//   │   ├── power            PowerDomain: the quadrant's power, isolation, reset, REG_SRAM
 //   │   └── p0 .. p63        Processor: kernel memory, TRAM, data SRAM (first of 4)
 //   ├── fifo                 InputFifoBlock: input FIFOs and their registers
-//   └── stream               StreamController: FIFO-fed and streaming inferences
+//   ├── fast_fifo            FastFifo: the fast FIFO's registers
+//   ├── stream               StreamController: FIFO-fed and streaming inferences
+//   ├── aon                  AlwaysOnControl: AON_CTL (kernel memory power-down)
+//   └── power                PowerControl: the SoC's GCFR masks to the domains, the clock gate
 //
 // When the firmware starts the master quadrant the sequencer runs: the layer
 // engine computes the results from the registers and memories (AcceleratorState
@@ -34,6 +39,7 @@
 #include "model/fifo/fast_fifo.h"
 #include "model/fifo/fifo_block.h"
 #include "model/hierarchy/quadrant.h"
+#include "model/power/always_on.h"
 #include "model/power/power_control.h"
 #include "model/stream/stream_controller.h"
 #include "model/timing/inference_cycles.h"
@@ -159,7 +165,7 @@ private:
     std::unique_ptr<InputFifoBlock> fifo_;
     std::unique_ptr<FastFifo> fast_fifo_;
     std::unique_ptr<StreamController> stream_;
-    std::unique_ptr<RegisterBank> aon_;
+    std::unique_ptr<AlwaysOnControl> aon_;
     std::unique_ptr<PowerControl> power_;
     bool start_waits_for_clock_ = false;  // a start came while a clock it needs was off
     std::vector<Region> regions_;         // sorted by base

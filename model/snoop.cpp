@@ -19,14 +19,14 @@ SnoopUnits::SnoopUnits(AcceleratorState& state, int master) : state_(state) {
     if (register_fields(cfg).REG_SNP1_C1.ENABLE.width == 0 || master < 0) return;
     address_offset_ = static_cast<uint32_t>((cfg.data_sram.base - cfg.quadrant_regs.base) / 4);
     QuadrantRegisters& regs = state.quadrant[static_cast<std::size_t>(master)];
-    for (const char* unit : {"REG_SNP1_", "REG_SNP2_"}) {
-        const auto cell = [&](const char* name) { return regs.stored(std::string(unit) + name); };
-        Unit u{cell("A1"), cell("A2"),  cell("D1"),  cell("D2"),  cell("X1"), cell("X2"), cell("C1"),
-               cell("C2"), cell("ACC"), cell("HIT"), cell("MAX"), cell("AM"), {},         false};
-        const uint32_t* all[] = {u.a1, u.a2, u.d1, u.d2, u.x1, u.x2, u.c1, u.c2, u.acc, u.hit, u.max, u.am};
-        if (std::all_of(std::begin(all), std::end(all), [](const uint32_t* p) { return p != nullptr; }))
-            units_.push_back(u);
-    }
+    using R = QuadrantRegister;
+    const auto at = [&regs](R r) { return &regs.global(r); };
+    units_.push_back(Unit{at(R::REG_SNP1_A1), at(R::REG_SNP1_A2), at(R::REG_SNP1_D1), at(R::REG_SNP1_D2),
+                          at(R::REG_SNP1_X1), at(R::REG_SNP1_X2), at(R::REG_SNP1_C1), at(R::REG_SNP1_C2),
+                          at(R::REG_SNP1_ACC), at(R::REG_SNP1_HIT), at(R::REG_SNP1_MAX), at(R::REG_SNP1_AM)});
+    units_.push_back(Unit{at(R::REG_SNP2_A1), at(R::REG_SNP2_A2), at(R::REG_SNP2_D1), at(R::REG_SNP2_D2),
+                          at(R::REG_SNP2_X1), at(R::REG_SNP2_X2), at(R::REG_SNP2_C1), at(R::REG_SNP2_C2),
+                          at(R::REG_SNP2_ACC), at(R::REG_SNP2_HIT), at(R::REG_SNP2_MAX), at(R::REG_SNP2_AM)});
 }
 
 bool SnoopUnits::enabled(const Unit& u) const { return register_fields(state_.cfg).REG_SNP1_C1.ENABLE.is_set(*u.c1); }

@@ -60,8 +60,8 @@ public:
 
 private:
     struct Unit {
-        uint32_t *a1 = nullptr, *a2, *d1, *d2, *x1, *x2, *c1, *c2, *acc, *hit, *max, *am;
-        std::vector<uint8_t> saved_flags;  // of the watched words, while its layer runs
+        uint32_t *a1, *a2, *d1, *d2, *x1, *x2, *c1, *c2, *acc, *hit, *max, *am;  // the unit's registers
+        std::vector<uint8_t> saved_flags{};  // of the watched words, while its layer runs
         bool watching = false;
     };
     struct Word {

@@ -9,7 +9,8 @@
 // over it) and writes, into OUT_DIR/registers/ (a file only when its text
 // changed, so an unchanged description rebuilds nothing):
 //   cnn.h, cnn.cpp  the accelerator: LayerRegisterKind (the index each per-layer
-//                   kind is stored under) and CnnFields, one struct per
+//                   kind is stored under), QuadrantRegister (the same for the
+//                   quadrant's global registers) and CnnFields, one struct per
 //                   register with a RegField per field, bound by name to a
 //                   loaded description;
 //   soc.h           the SoC peripherals: per kind a namespace with one
@@ -162,6 +163,18 @@ void emit_field_structs(std::ostream& os, const Group& g) {
     os << "}  // namespace " << g.name << "\n\n";
 }
 
+// The quadrant's global registers, numbered over the family (a register only
+// some devices have keeps its number on the others, where nothing maps it).
+void emit_quadrant_register_index(std::ostream& os, const Family& fam) {
+    os << "// The quadrant's global registers over the family: the index\n"
+       << "// QuadrantRegisters::global() stores each under.\nenum class QuadrantRegister : unsigned {\n";
+    for (std::size_t i = 0; i < fam.quadrant.registers.size(); ++i)
+        os << "    " << ident(fam.quadrant.registers[i].name) << " = " << i << ",\n";
+    os << "};\nconstexpr unsigned kQuadrantRegisters = " << fam.quadrant.registers.size() << ";\n\n"
+       << "// The name of `r` (\"REG_CTL\"), nullptr for a number no register has.\n"
+       << "const char* quadrant_register_name(QuadrantRegister r);\n\n";
+}
+
 std::string cnn_header(const Family& fam) {
     std::ostringstream os;
     os << header_banner(fam) << "#pragma once\n\n#include \"tlm/register_description.h\"\n\nnamespace ai8x {\n\n"
@@ -173,7 +186,9 @@ std::string cnn_header(const Family& fam) {
         if (!kinds[k].empty()) os << "    " << kinds[k] << " = " << k << ",\n";
     os << "    kLayerRegisterKinds = " << kinds.size() << "\n};\n\n"
        << "// The name of kind `kind` (\"LREG_RCNT\"), nullptr for an index no kind has.\n"
-       << "const char* layer_register_kind_name(unsigned kind);\n\n}  // namespace ai8x\n\nnamespace ai8x::regs {\n\n";
+       << "const char* layer_register_kind_name(unsigned kind);\n\n";
+    emit_quadrant_register_index(os, fam);
+    os << "}  // namespace ai8x\n\nnamespace ai8x::regs {\n\n";
     for (const Group* g : {&fam.quadrant, &fam.layer, &fam.fifo, &fam.aon}) emit_field_structs(os, *g);
     os << "// Every field of the accelerator's registers, bound by name to a loaded\n"
        << "// description: a required field it lacks is a ConfigError naming the file,\n"
@@ -204,6 +219,9 @@ std::string cnn_source(const Family& fam) {
        << "const char* layer_register_kind_name(unsigned kind) {\n    static const char* const names[] = {";
     for (const std::string& k : layer_kinds(fam)) os << (k.empty() ? "nullptr" : "\"" + k + "\"") << ", ";
     os << "};\n    return kind < kLayerRegisterKinds ? names[kind] : nullptr;\n}\n\n"
+       << "const char* quadrant_register_name(QuadrantRegister r) {\n    static const char* const names[] = {";
+    for (const RegisterEntry& r : fam.quadrant.registers) os << "\"" << r.name << "\", ";
+    os << "};\n    return unsigned(r) < kQuadrantRegisters ? names[unsigned(r)] : nullptr;\n}\n\n"
        << "namespace regs {\n\nCnnFields::CnnFields(const RegisterMap& map) {\n";
     for (const Group* g : {&fam.quadrant, &fam.layer, &fam.fifo, &fam.aon}) emit_binding(os, *g, fam.devices);
     os << "}\n\n}  // namespace regs\n\n}  // namespace ai8x\n";

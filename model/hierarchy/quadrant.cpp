@@ -20,7 +20,7 @@ std::vector<MemoryArray<Word>*> arrays_of(const std::vector<std::unique_ptr<Owne
 }
 }  // namespace
 
-Quadrant::Quadrant(sc_core::sc_module_name name, const DeviceConfig& cfg, uint32_t q)
+Quadrant::Quadrant(sc_core::sc_module_name name, const DeviceConfig& cfg, uint32_t q, AcceleratorState& state)
     : sc_module(name), index(q), registers(kLayerRegisterKinds, cfg.max_layers) {
     activity.size_for(cfg.max_layers);
     for (uint32_t i = 0; i < cfg.bias_mem.instances_per_quadrant; ++i) {
@@ -36,6 +36,9 @@ Quadrant::Quadrant(sc_core::sc_module_name name, const DeviceConfig& cfg, uint32
     bank_ =
         std::make_unique<RegisterBank>(prefix + "regs", cfg.quadrant_regs.base + q * cfg.quadrant_regs.quadrant_stride);
     add_quadrant_registers(*bank_, registers, cfg);
+    power_ = std::make_unique<PowerDomain>("power", state, q);
+    bank_->find("REG_SRAM")->on_write = [this](Register&, uint32_t old) { power_->after_sram_write(old); };
+    bank_->find("REG_SRAM_TEST")->on_write = [this](Register&, uint32_t old) { power_->after_sram_test_write(old); };
 
     auto data = std::make_unique<DataSramPort>(
         prefix + "data_sram", cfg, q, quadrant_base(cfg.data_sram, q),
@@ -43,7 +46,10 @@ Quadrant::Quadrant(sc_core::sc_module_name name, const DeviceConfig& cfg, uint32
         registers);
     // The memory translator: REG_CTL's MLAT_LD loads it, REG_MLAT reads through it while it is on.
     Mlator& mlator = data->mlator();
-    bank_->find("REG_CTL")->on_write = [&mlator](Register&, uint32_t old) { mlator.after_ctl_write(old); };
+    bank_->find("REG_CTL")->on_write = [this, &mlator](Register&, uint32_t old) {
+        if (on_control_write) on_control_write(old);
+        mlator.after_ctl_write(old);
+    };
     bank_->find("REG_MLAT")->on_read = [&mlator](const Register& r) {
         return mlator.active() ? mlator.read() : r.value();
     };

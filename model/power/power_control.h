@@ -1,10 +1,9 @@
-// Reset, power and clock state of the accelerator's quadrants (power domains),
-// and what it does to their registers, memories and bus accesses. The SoC
-// drives it through the GCFR registers (REG0 power, REG1 memory enable, REG2
-// isolation, REG3 reset, one bit per quadrant) and the CNN peripheral clock
-// gate in GCR; the accelerator's own REG_SRAM and AON_CTL put memories to
-// sleep or power them down. docs/power-and-reset.md gives the rules and their
-// sources.
+// The accelerator's power controller (cnn.power): the SoC's side of the
+// quadrants' power domains and the CNN clock. It takes the GCFR masks (REG0
+// power, REG1 memory enable, REG2 isolation, REG3 reset, one bit per quadrant)
+// and gives each quadrant's PowerDomain (cnn.qQ.power) its bit; it follows the
+// CNN peripheral clock gate in GCR. The domains hold the rules of their quadrant
+// (model/power/power_domain.h); docs/power-and-reset.md gives them and their sources.
 //
 // An accelerator on its own (unit benches, trace replay) starts as the
 // firmware's cnn_enable() leaves it: powered, memories enabled, not isolated,
@@ -22,9 +21,8 @@
 
 #include "model/accel_state.h"
 #include "model/power/access_scope.h"
-#include "model/power/power_fields.h"
+#include "model/power/power_domain.h"
 #include "model/registers/register_fields.h"
-#include "tlm/repeated_warnings.h"
 #include "tlm/wire.h"
 
 namespace ai8x {
@@ -38,7 +36,8 @@ public:
     WireIn<uint32_t> domain_reset;   // GCFR REG3.RST
     WireIn<bool> cnn_clock_running;  // GCR PCLKDIS0.CNN clear: the CNN's clock runs
 
-    PowerControl(sc_core::sc_module_name name, AcceleratorState& state);
+    // `domains`: the quadrants' power domains, quadrant q at index q.
+    PowerControl(sc_core::sc_module_name name, AcceleratorState& state, std::vector<PowerDomain*> domains);
 
     const char* kind() const override { return "ai8x_power_control"; }
 
@@ -53,42 +52,36 @@ public:
     void assume_soc_reset();
 
     // --- Accelerator side.
-    void after_sram_write(uint32_t q, uint32_t old_value);  // REG_SRAM: PD loses contents
-    void after_aon_ctl_write(uint32_t old_value);           // AON_CTL.PWR_DOWN: kernel memories lose contents
-    // Decides a bus access to `scope`. Returns true when the access may go on;
-    // false when it has been answered here (response status set, warning given).
+    // Decides a bus access to `scope` (its quadrant's domain decides). Returns
+    // true when the access may go on; false when it has been answered.
     bool admit(const AccessScope& scope, tlm::tlm_generic_payload& trans);
     // Why the quadrants in `running` (bit q) cannot advance: empty when every
     // clock they need runs.
     std::string missing_clock(uint32_t running) const;
 
-    bool powered(uint32_t q) const { return power_ >> q & 1; }
-    bool memory_enabled(uint32_t q) const { return ram_ >> q & 1; }
-    bool isolated(uint32_t q) const { return iso_ >> q & 1; }
-    bool in_reset(uint32_t q) const { return reset_ >> q & 1; }
+    PowerDomain& domain(uint32_t q) { return *domains_.at(q); }
+    bool powered(uint32_t q) const { return domains_.at(q)->powered(); }
+    bool memory_enabled(uint32_t q) const { return domains_.at(q)->memory_supplied(); }
+    bool isolated(uint32_t q) const { return domains_.at(q)->isolated(); }
+    bool in_reset(uint32_t q) const { return domains_.at(q)->in_reset(); }
     bool peripheral_clock() const { return clock_; }
     // Counts every reset of quadrant q's registers (soft reset or power loss):
     // the sequencer compares it to tell a run whose quadrant was reset.
-    uint64_t register_resets(uint32_t q) const { return register_resets_.at(q); }
+    uint64_t register_resets(uint32_t q) const { return domains_.at(q)->register_resets(); }
 
     std::function<void(uint32_t q)> on_registers_reset;  // after q's registers went back to reset values
     std::function<void()> before_memory_loss;            // before contents are lost (run report snapshot)
     std::function<void()> on_clock_change;               // a clock the sequencer may wait for changed
 
 private:
-    void reset_registers(uint32_t q, const char* why);
-    void lose(uint32_t q, power_fields::MemoryKind kind, const char* why);
-    bool sram_supplied(uint32_t q) const { return powered(q) || memory_enabled(q); }
-    bool memory_asleep(uint32_t q, CnnBlock block, std::string& why) const;
-    void warn_access(uint32_t q, const std::string& why, tlm::tlm_generic_payload& trans);
+    // Gives domain q bit q of `mask` through `set` (in quadrant order).
+    void distribute(uint32_t mask, void (PowerDomain::*set)(bool));
 
     AcceleratorState& state_;
     const RegisterFields& fields_;  // bound once to the device description
-    uint32_t all_;                  // one bit per quadrant
-    uint32_t power_, ram_, iso_ = 0, reset_ = 0;
+    std::vector<PowerDomain*> domains_;
+    std::vector<uint32_t>* resets_in_write_ = nullptr;  // while distribute() runs: the quadrants it reset
     bool clock_ = true;
-    std::vector<uint64_t> register_resets_;
-    RepeatedWarnings refused_;  // refused accesses, per quadrant and reason
 };
 
 }  // namespace ai8x

@@ -8,15 +8,11 @@ namespace ai8x {
 
 namespace {
 
-// Storage of a described global register of the quadrant block.
-uint32_t* global_cell(QuadrantRegisters& regs, const std::string& name) {
-    if (name == "REG_CTL") return &regs.ctl;
-    if (name == "REG_SRAM") return &regs.sram;
-    if (name == "REG_LCNT_MAX") return &regs.lcnt_max;
-    if (name == "REG_SRAM_TEST") return &regs.sram_test;
-    if (name == "REG_IFRM") return &regs.ifrm;
-    if (name == "REG_MLAT") return &regs.mlat;
-    return nullptr;
+// Index of the global register called `name`; kQuadrantRegisters for none.
+unsigned global_of(const std::string& name) {
+    for (unsigned r = 0; r < kQuadrantRegisters; ++r)
+        if (name == quadrant_register_name(QuadrantRegister(r))) return r;
+    return kQuadrantRegisters;
 }
 
 // Storage index of the per-layer kind called `name`; kLayerRegisterKinds for none.
@@ -36,13 +32,12 @@ std::string layer_register_name(const DeviceConfig&, unsigned kind) {
 void add_quadrant_registers(RegisterBank& bank, QuadrantRegisters& regs, const DeviceConfig& cfg) {
     const RegisterMap& map = *cfg.registers;
     for (const RegisterDescription& d : map.quadrant) {
-        uint32_t* cell = global_cell(regs, d.name);
-        if (!cell) {
-            // A register no behaviour reads (MAX78002 snoop): stored as written.
-            regs.stored_only.push_back(d.reset);
-            regs.stored_only_names.push_back(d.name);
-            cell = &regs.stored_only.back();
-        }
+        const unsigned r = global_of(d.name);
+        if (r >= kQuadrantRegisters)
+            throw ConfigError(map.source_path + ": register_map.quadrant." + d.name +
+                              ": the model has no storage for this register");
+        uint32_t* cell = &regs.global(QuadrantRegister(r));
+        *cell = d.reset;
         bank.add(register_def(d, d.name, d.offset), cell);
     }
     for (const RegisterDescription& d : map.layer) {

@@ -248,3 +248,19 @@ TEST_CASE("The input FIFOs are reset with the last quadrant that goes into reset
     power.set_power_enable(0x0);
     CHECK(b.accel.fifo_words(0).empty());
 }
+
+TEST_CASE("One GCFR write that resets the last running quadrant and releases another keeps the input FIFOs",
+          "[fifo][power]") {
+    FifoRegisterBench b;
+    const RegField ena = field("FIFO_CTL", "FIFO_ENA"), cpl = field("FIFO_CTL", "FIFO_CPL");
+    PowerControl& power = b.accel.power();
+    b.set_ctl(cpl.with(ena.with(0, 1), 1));
+    b.push(0, 0x22);
+    power.set_domain_reset(0xe);  // q1..q3 in reset; q0 runs
+    // One write: q0 goes into reset and q3 comes out of it, so a quadrant still runs.
+    power.set_domain_reset(0x7);
+    CHECK(b.accel.fifo_words(0) == std::vector<uint32_t>{0x22});
+    CHECK(b.ctl() != 0);
+    power.set_domain_reset(0xf);  // now none runs
+    CHECK(b.accel.fifo_words(0).empty());
+}

@@ -26,6 +26,9 @@ TEST_CASE("quadrants own sixteen processors each, processors own kernel memory, 
         REQUIRE(quad);
         CHECK(std::string(quad->kind()) == "ai8x_quadrant");
         CHECK(child(*quad, "bias"));
+        const sc_core::sc_object* power = child(*quad, "power");  // the quadrant's power domain
+        REQUIRE(power);
+        CHECK(std::string(power->kind()) == "ai8x_power_domain");
         for (uint32_t l = 0; l < c.processors_per_quadrant; ++l) {
             const uint32_t p = q * c.processors_per_quadrant + l;
             const sc_core::sc_object* proc = child(*quad, "p" + std::to_string(p));
@@ -38,6 +41,11 @@ TEST_CASE("quadrants own sixteen processors each, processors own kernel memory, 
     }
     CHECK(child(b.accel, "fifo"));
     CHECK(child(b.accel, "stream"));
+    // The always-on block is a module of its own, and its register window is called as it is.
+    const sc_core::sc_object* aon = child(b.accel, "aon");
+    REQUIRE(aon);
+    CHECK(std::string(aon->kind()) == "ai8x_always_on");
+    CHECK(b.accel.register_bank(aon->name()) != nullptr);
     const std::string root = b.accel.name();
     CHECK(b.accel.state().names.tram[37] == root + ".q2.p37.tram");
     CHECK(b.accel.state().names.data_sram[9] == root + ".q2.p36.sram");

@@ -73,3 +73,30 @@ TEST_CASE("per-layer kinds and their names are generated, and the base device's 
     CHECK(layer_register_kind_name(19) == nullptr);                              // MAX78000: REG_IFRM's word
     CHECK(std::string(layer_register_kind_name(LREG_NXTLYR)) == "LREG_NXTLYR");  // MAX78002 only
 }
+
+TEST_CASE("the quadrant's global registers have a generated index, and a bus write lands where the index points",
+          "[registers]") {
+    const DeviceConfig& c = test::max78002();
+    for (const RegisterDescription& d : c.registers->quadrant) {
+        unsigned r = 0;
+        while (r < kQuadrantRegisters && d.name != quadrant_register_name(QuadrantRegister(r))) ++r;
+        INFO(d.name);
+        REQUIRE(r < kQuadrantRegisters);  // every described register has its index
+    }
+    CHECK(quadrant_register_name(QuadrantRegister(kQuadrantRegisters)) == nullptr);
+    // The snoop unit's control word and an accumulator, written through the bus.
+    test::AccelBench b("snoop_regs", c);
+    const auto offset = [&c](const char* name) {
+        return c.quadrant_regs.base + c.registers->quadrant_register(name).offset;
+    };
+    REQUIRE(b.write(offset("REG_SNP2_C1") + c.quadrant_regs.quadrant_stride, 0x80000005) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(b.write(offset("REG_SNP1_ACC"), 0x1234) == tlm::TLM_OK_RESPONSE);
+    QuadrantRegisters& q1 = b.accel.state().quadrant[1];
+    QuadrantRegisters& q0 = b.accel.state().quadrant[0];
+    CHECK(q1.global(QuadrantRegister::REG_SNP2_C1) == 0x80000005u);
+    CHECK(q0.global(QuadrantRegister::REG_SNP2_C1) == 0u);
+    CHECK(q0.global(QuadrantRegister::REG_SNP1_ACC) == 0x1234u);
+    CHECK(&q0.global(QuadrantRegister::REG_CTL) == &q0.ctl);  // the named members stay where the model reads them
+    q0.clear();
+    CHECK(q0.global(QuadrantRegister::REG_SNP1_ACC) == 0u);
+}

@@ -346,3 +346,24 @@ TEST_CASE("refused accesses to an unpowered quadrant: one warning per reason, th
     CHECK(log.count("warning: ") == 2);
     CHECK(log.count(": 9 more time(s) after the first") == 1);
 }
+
+TEST_CASE("each quadrant owns its power domain, and REG_SRAM.PD of one quadrant loses that quadrant's memories only",
+          "[power]") {
+    AccelBench b;
+    for (uint32_t q = 0; q < b.accel.quadrant_count(); ++q) {
+        Quadrant& quad = b.accel.quadrant(q);
+        CHECK(std::string(quad.power().name()) == std::string(quad.name()) + ".power");
+        CHECK(&b.accel.power().domain(q) == &quad.power());
+    }
+    for (uint32_t q : {0u, 1u}) load_quadrant(b, q);
+    const uint32_t pd = 1u << 16;
+    REQUIRE(b.write(qreg(1, REG_SRAM_OFFSET), 0x40e | pd) == tlm::TLM_OK_RESPONSE);
+    REQUIRE(b.write(qreg(1, REG_SRAM_OFFSET), 0x40e) == tlm::TLM_OK_RESPONSE);
+    CHECK(b.read(data_word(1, 5)) == kLostDataWord);
+    check_memories_hold(b, 0);
+    // The GCFR bit of quadrant 2 reaches quadrant 2's domain alone.
+    b.accel.power().set_isolation(0x4);
+    CHECK(b.accel.quadrant(2).power().isolated());
+    CHECK_FALSE(b.accel.quadrant(1).power().isolated());
+    CHECK(b.read_status(data_word(2, 0)) == tlm::TLM_GENERIC_ERROR_RESPONSE);
+}
