@@ -10,6 +10,7 @@
 
 #include "firmware/host/cpu_debug.h"
 #include "testbench/unit/firmware/test_board.h"
+#include "testbench/unit/sim_kernel.h"
 
 using namespace ai8x;
 using namespace ai8x::test;
@@ -217,13 +218,9 @@ struct StatusPollRun {
 StatusPollRun run_status_poll(bool fast_forward, bool breakpoint) {
     static DeviceConfig cfg = board_config();
     static const std::string elf = build_example(cfg, "status_poll");
-    // The process's first kernel stays (the SystemC library's own static
-    // events belong to it); each run's own is deleted after it.
-    sc_core::sc_simcontext* const before = sc_core::sc_get_curr_simcontext();
-    auto* kernel = new sc_core::sc_simcontext;
-    sc_core::sc_curr_simcontext = sc_core::sc_default_global_context = kernel;
     StatusPollRun r;
     {
+        test::OwnKernel kernel;
         TestBoard board(cfg);
         board.device.declares_sync = true;
         board.device.delay = sc_core::sc_time(20, sc_core::SC_US);
@@ -245,8 +242,6 @@ StatusPollRun run_status_poll(bool fast_forward, bool breakpoint) {
         r.end = sc_core::sc_time_stamp();
         r.exit_code = board.exit_code;
     }
-    sc_core::sc_curr_simcontext = sc_core::sc_default_global_context = before;
-    delete kernel;
     return r;
 }
 

@@ -10,6 +10,7 @@
 
 #include "model/accelerator.h"
 #include "model/registers/register_fields.h"
+#include "testbench/unit/sim_kernel.h"
 #include "testbench/unit/test_support.h"
 #include "tlm/device_config.h"
 #include "tlm/wire.h"
@@ -53,6 +54,8 @@ inline bool in_data_memory(uint64_t a) {
     return false;
 }
 
+// One bench per SystemC kernel: it refuses to be elaborated beside the
+// processes of a destroyed one (testbench/unit/sim_kernel.h).
 struct AccelBench : sc_core::sc_module {
     tlm_utils::simple_initiator_socket<AccelBench, 32> init;
     Accelerator accel;
@@ -63,6 +66,7 @@ struct AccelBench : sc_core::sc_module {
 
     explicit AccelBench(sc_core::sc_module_name n = "bench", const DeviceConfig& cfg = max78000())
         : sc_module(n), init("init"), accel("accel", cfg), irq_wire("cnn_irq") {
+        require_no_left_behind_processes(name());
         init.bind(accel.socket);
         accel.irq.bind(irq_wire);
         irq_wire.add_reader([this](bool level) {
