@@ -23,6 +23,8 @@ AhbBus::AhbBus(sc_core::sc_module_name name)
 
 void AhbBus::map(unsigned port, const std::string& name, uint64_t base, uint64_t size, unsigned wait_states) {
     if (size == 0) throw std::invalid_argument("AhbBus::map: window '" + name + "' has size 0");
+    if (!routes_.empty())  // they hold window indices
+        throw std::logic_error("AhbBus::map: window '" + name + "' mapped after routes were handed out");
     for (const Window& w : windows_)
         if (base < w.base + w.size && w.base < base + size)
             throw std::invalid_argument(fmt::format("AhbBus::map: window '{}' [0x{:08x}, 0x{:08x}) overlaps '{}'", name,
@@ -63,19 +65,32 @@ std::string AhbBus::initiator_name(int index) const {
 void AhbBus::b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     const uint64_t addr = trans.get_address();
     const Window* w = decode(addr, std::max(1u, trans.get_data_length()));
-    if (!w || w->port >= static_cast<unsigned>(init_socket.size())) {
-        trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
-        spdlog::error("bus: {} {} of {} byte(s) at unmapped address 0x{:08x}", initiator_name(initiator),
-                      trans.is_write() ? "write" : "read", trans.get_data_length(), addr);
-    } else {
-        delay += w->wait;
-        init_socket[w->port]->b_transport(trans, delay);
-        if (trans.is_response_error())
-            spdlog::error("bus: {} {} of {} byte(s) at 0x{:08x} ({}) failed: {}", initiator_name(initiator),
-                          trans.is_write() ? "write" : "read", trans.get_data_length(), addr, w->name,
-                          trans.get_response_string());
-    }
+    if (w && w->port < static_cast<unsigned>(init_socket.size())) return forward(initiator, *w, nullptr, trans, delay);
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    spdlog::error("bus: {} {} of {} byte(s) at unmapped address 0x{:08x}", initiator_name(initiator),
+                  trans.is_write() ? "write" : "read", trans.get_data_length(), addr);
     notify(initiator, trans, delay);
+}
+
+void AhbBus::forward(int initiator, const Window& w, DirectTransport* direct, tlm::tlm_generic_payload& trans,
+                     sc_core::sc_time& delay) {
+    delay += w.wait;
+    if (direct)
+        direct->direct_transport(trans, delay);
+    else
+        init_socket[w.port]->b_transport(trans, delay);
+    if (trans.is_response_error())
+        spdlog::error("bus: {} {} of {} byte(s) at 0x{:08x} ({}) failed: {}", initiator_name(initiator),
+                      trans.is_write() ? "write" : "read", trans.get_data_length(), trans.get_address(), w.name,
+                      trans.get_response_string());
+    notify(initiator, trans, delay);
+}
+
+BusRoute* AhbBus::route_to(int initiator, std::size_t window, DirectTransport* direct) {
+    for (const auto& r : routes_)
+        if (r->leads_to(initiator, window, direct)) return r.get();
+    routes_.push_back(std::make_unique<Route>(*this, initiator, window, direct));
+    return routes_.back().get();
 }
 
 void AhbBus::notify(int initiator, const tlm::tlm_generic_payload& trans, const sc_core::sc_time& delay) {
@@ -111,7 +126,7 @@ unsigned AhbBus::transport_dbg(int, tlm::tlm_generic_payload& trans) {
     return init_socket[w->port]->transport_dbg(trans);
 }
 
-bool AhbBus::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
+bool AhbBus::get_direct_mem_ptr(int initiator, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi) {
     SyncHint* hint = trans.get_extension<SyncHint>();
     const Window* w = decode(trans.get_address(), 1);
     if (!w || w->port >= static_cast<unsigned>(init_socket.size())) {
@@ -137,6 +152,9 @@ bool AhbBus::get_direct_mem_ptr(int, tlm::tlm_generic_payload& trans, tlm::tlm_d
     if (hint) {
         hint->narrow(w->base, w->base + w->size - 1);
         std::tie(hint->block_start, hint->block_end) = block_of(w->port);
+        // The route holds for the window's part the hint describes (the
+        // target's direct transport, if any, was declared for that part).
+        hint->route = route_to(initiator, std::size_t(w - windows_.data()), hint->direct);
     }
     return granted;
 }

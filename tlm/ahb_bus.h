@@ -2,10 +2,13 @@
 // at one of its initiator ports, adds the window's wait states as annotated
 // delay, reports every completed transaction to observers (trace recorder,
 // statistics) and answers addresses nobody decodes with an address error.
-// DMI queries, and the SyncHint they may carry, are answered the same way.
+// DMI queries, and the SyncHint they may carry, are answered the same way;
+// a query with a SyncHint also gets a route (BusRoute) to the window for the
+// asking initiator, which skips the decoding.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +19,7 @@
 #include <tlm_utils/multi_passthrough_target_socket.h>
 
 #include "tlm/bus_observer.h"
+#include "tlm/sync_hint.h"
 
 namespace ai8x {
 
@@ -43,7 +47,33 @@ private:
         sc_core::sc_time wait;  // clock_period_ * wait_states, added to every access's delay
     };
 
+    // One initiator's way to one window (and the target's direct transport
+    // there, if it declared one): b_transport without the decoding.
+    class Route final : public BusRoute {
+    public:
+        Route(AhbBus& bus, int initiator, std::size_t window, DirectTransport* direct)
+            : bus_(bus), initiator_(initiator), window_(window), direct_(direct) {}
+        void transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override {
+            bus_.forward(initiator_, bus_.windows_[window_], direct_, trans, delay);
+        }
+        bool leads_to(int initiator, std::size_t window, DirectTransport* direct) const {
+            return initiator_ == initiator && window_ == window && direct_ == direct;
+        }
+
+    private:
+        AhbBus& bus_;
+        int initiator_;
+        std::size_t window_;
+        DirectTransport* direct_;
+    };
+
     void b_transport(int initiator, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    // What every access to window `w` does after the decoding: its wait
+    // states, the target's transport (`direct`, else through the socket), the
+    // error report and the observers.
+    void forward(int initiator, const Window& w, DirectTransport* direct, tlm::tlm_generic_payload& trans,
+                 sc_core::sc_time& delay);
+    BusRoute* route_to(int initiator, std::size_t window, DirectTransport* direct);
     unsigned transport_dbg(int initiator, tlm::tlm_generic_payload& trans);
     // DMI as the target grants it, clipped to the window; a query carrying a
     // SyncHint (tlm/sync_hint.h) also learns the range's window or hole and
@@ -66,6 +96,7 @@ private:
     // accesses come in runs to one window, e.g. a FIFO's status and data
     // registers): tried first, and taken only when the search would find it too.
     mutable std::size_t last_window_ = 0;
+    std::vector<std::unique_ptr<Route>> routes_;  // handed out with SyncHint answers
     std::vector<std::string> initiator_names_;
     std::vector<BusObserver*> observers_;
     sc_core::sc_time clock_period_;

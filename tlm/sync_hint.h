@@ -23,11 +23,34 @@
 
 namespace ai8x {
 
+// A target's transport for a range of its addresses: the same function and
+// time as its b_transport there, without the decoding (SyncHint::direct).
+class DirectTransport {
+public:
+    virtual void direct_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) = 0;
+
+protected:
+    ~DirectTransport() = default;
+};
+
+// The interconnect's way to a range of addresses for one initiator: the
+// same as the initiator's b_transport through it, without its address
+// decoding (SyncHint::route).
+class BusRoute {
+public:
+    virtual void transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) = 0;
+
+protected:
+    ~BusRoute() = default;
+};
+
 struct SyncHint : tlm::tlm_extension<SyncHint> {
     uint64_t start = 0, end = UINT64_MAX;     // the range this answer holds for
     bool decoded = true;                      // some target answers these addresses
     uint64_t block_start = 0, block_end = 0;  // the target's whole block of addresses (when decoded)
     bool synchronise = false;                 // accesses must happen at the initiator's own instant
+    DirectTransport* direct = nullptr;        // the target's shortcut for the range (set by the target)
+    BusRoute* route = nullptr;                // the interconnect's shortcut for the range (set by it)
 
     // The answer holds only inside [lo, hi] too.
     void narrow(uint64_t lo, uint64_t hi) {

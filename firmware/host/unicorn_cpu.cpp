@@ -1,5 +1,6 @@
 #include "firmware/host/unicorn_cpu.h"
 
+#include "tlm/address_search.h"
 #include "tlm/sync_hint.h"
 
 #include <spdlog/spdlog.h>
@@ -44,6 +45,7 @@ UnicornCpu::UnicornCpu(sc_core::sc_module_name name, const DeviceConfig& cfg, uc
     check_uc(uc_open(arch, mode, &uc_), "Unicorn uc_open");
     issue_time_ = new IssueTime;
     bus_payload_.set_extension(issue_time_);  // the payload frees its extensions
+    socket.register_invalidate_direct_mem_ptr(this, &UnicornCpu::invalidate_direct_mem_ptr);
 }
 
 UnicornCpu::~UnicornCpu() {
@@ -178,7 +180,7 @@ void UnicornCpu::survey_bus() {
         if (hint.decoded && !direct) {
             if (blocks.empty() || blocks.back().first != hint.block_start)
                 blocks.emplace_back(hint.block_start, hint.block_end);
-            if (hint.synchronise) sync_ranges_.emplace_back(uint32_t(a), uint32_t(last));
+            bus_ranges_.push_back({a, uint32_t(last), hint.synchronise, hint.route});
         }
         a = last + 1;
     }
@@ -190,10 +192,16 @@ void UnicornCpu::survey_bus() {
     }
 }
 
-bool UnicornCpu::synchronised(uint32_t address) const {
-    for (const auto& [first, last] : sync_ranges_)
-        if (address - first <= last - first) return true;
-    return false;
+const UnicornCpu::BusRange* UnicornCpu::bus_range(uint32_t address, unsigned size) const {
+    const std::size_t i = block_at_or_below(bus_ranges_, address, last_bus_range_);
+    if (i == bus_ranges_.size()) return nullptr;
+    const BusRange& r = bus_ranges_[i];
+    return uint64_t(address) + std::max(1u, size) - 1 <= r.last ? &r : nullptr;
+}
+
+void UnicornCpu::invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end) {
+    for (BusRange& r : bus_ranges_)
+        if (r.base <= end && start <= r.last) r.route = nullptr;
 }
 
 void UnicornCpu::map_bus_window(uint64_t base, uint64_t size) {
@@ -417,7 +425,8 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
     // this core's instant (IssueTime), and the accelerator takes it only once
     // its own time has reached that instant.
     const sc_core::sc_time local = qk_.get_local_time();
-    const bool fifo = synchronised(address);  // a range the bus declared racing (SyncHint)
+    const BusRange* range = bus_range(address, size);
+    const bool fifo = range && range->synchronise;  // a range the bus declared racing (SyncHint)
     const bool settled = fifo && access_settled && access_settled(address, write);
     bool synced = false;
     // (An awaited push syncs whatever is scheduled: asked first, it spares the
@@ -430,7 +439,10 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
     const sc_core::sc_time issued = qk_.get_local_time();
     issue_time_->at = sc_core::sc_time_stamp() + issued;
     sc_core::sc_time delay = issued;
-    socket->b_transport(trans, delay);
+    if (range && range->route)
+        range->route->transport(trans, delay);  // what the bus does, without decoding the address again
+    else
+        socket->b_transport(trans, delay);
     qk_.set(delay);
     if (trans.is_response_error()) {
         stop_with_error(std::string("bus fault: ") + (cmd == tlm::TLM_READ_COMMAND ? "read" : "write") + " of " +

@@ -40,6 +40,7 @@
 #include "firmware/host/poll_fast_forward.h"
 #include "tlm/device_config.h"
 #include "tlm/issue_time.h"
+#include "tlm/sync_hint.h"
 
 namespace ai8x {
 
@@ -252,9 +253,21 @@ private:
     // the block of every target without direct access as a bus window, and
     // keeps the ranges whose accesses must happen at this core's own instant.
     void survey_bus();
-    // Inside a range the bus declared for synchronisation (survey_bus).
-    bool synchronised(uint32_t address) const;
-    std::vector<std::pair<uint32_t, uint32_t>> sync_ranges_;  // [first, last] each
+    // What the survey learnt of a range of bus addresses without direct
+    // memory access: whether its accesses synchronise, and the bus's route
+    // there (null: through the socket).
+    struct BusRange {
+        uint64_t base;  // first address
+        uint32_t last;
+        bool synchronise;
+        BusRoute* route;
+    };
+    std::vector<BusRange> bus_ranges_;  // sorted by base, not overlapping
+    mutable std::size_t last_bus_range_ = 0;
+    // The range holding [address, address + size), or null.
+    const BusRange* bus_range(uint32_t address, unsigned size) const;
+    // A target stopped its direct transport over [start, end]: those accesses go through the socket again.
+    void invalidate_direct_mem_ptr(sc_dt::uint64 start, sc_dt::uint64 end);
     // What the poll fast-forward asks of this core (PollFastForward::Core).
     uint64_t chunk_end() const override { return chunk_end_; }
     void book_pass(uint32_t address, uint32_t bytes) override;

@@ -1,9 +1,14 @@
 #include "model/fifo/input_fifos.h"
 
+#include <algorithm>
+
 namespace ai8x {
 
 InputFifos::InputFifos(uint32_t count, uint32_t depth) : depth_(depth), queues_(count), dropped_(count, 0) {
-    for (uint32_t i = 0; i < count; ++i) update_full(i);
+    for (uint32_t i = 0; i < count; ++i) {
+        queues_[i].ring.resize(std::max<uint32_t>(1, depth));
+        update_full(i);
+    }
 }
 
 InputFifos::Push InputFifos::push(uint32_t fifo, uint32_t word, bool enabled, uint64_t arrival) {
@@ -11,45 +16,48 @@ InputFifos::Push InputFifos::push(uint32_t fifo, uint32_t word, bool enabled, ui
         ++dropped_.at(fifo);
         return Push::DroppedDisabled;
     }
-    std::deque<Entry>& q = queues_.at(fifo);
-    if (q.size() >= depth_) {
+    Queue& q = queues_.at(fifo);
+    if (q.size >= depth_) {
         ++dropped_[fifo];
         return Push::DroppedFull;
     }
-    q.push_back({word, arrival});
+    q.ring[(q.head + q.size) % q.ring.size()] = {word, arrival};
+    ++q.size;
     update_full(fifo);
     return Push::Queued;
 }
 
 uint32_t InputFifos::pop(uint32_t fifo) {
-    std::deque<Entry>& q = queues_.at(fifo);
+    Queue& q = queues_.at(fifo);
     if (q.empty()) return 0;
-    const uint32_t w = q.front().word;
-    q.pop_front();
+    const uint32_t w = q.ring[q.head].word;
+    q.head = (q.head + 1) % q.ring.size();
+    --q.size;
     update_full(fifo);
     return w;
 }
 
 void InputFifos::clear(uint32_t fifo) {
-    queues_.at(fifo).clear();
+    Queue& q = queues_.at(fifo);
+    q.head = q.size = 0;
     update_full(fifo);
 }
 
 uint32_t InputFifos::arrived_by(uint32_t fifo, uint64_t time) const {
-    const std::deque<Entry>& q = queues_.at(fifo);
+    const Queue& q = queues_.at(fifo);
     // Asked on every scan position; usually every queued word has arrived.
-    if (q.empty() || q.back().arrival <= time) return static_cast<uint32_t>(q.size());
+    if (q.empty() || q.at(q.size - 1).arrival <= time) return q.size;
     uint32_t n = 0;
-    while (q[n].arrival <= time) ++n;  // the last one has not: stops inside the queue
+    while (q.at(n).arrival <= time) ++n;  // the last one has not: stops inside the queue
     return n;
 }
 
 std::optional<uint64_t> InputFifos::next_arrival_after(uint64_t time) const {
     std::optional<uint64_t> next;
-    for (const std::deque<Entry>& q : queues_)
-        for (const Entry& e : q)
-            if (e.arrival > time) {
-                if (!next || e.arrival < *next) next = e.arrival;
+    for (const Queue& q : queues_)
+        for (uint32_t n = 0; n < q.size; ++n)
+            if (const uint64_t arrival = q.at(n).arrival; arrival > time) {
+                if (!next || arrival < *next) next = arrival;
                 break;  // arrivals only grow along a queue
             }
     return next;
@@ -61,7 +69,7 @@ uint32_t InputFifos::starved_by_full(uint32_t enabled) const {
     for (std::size_t i = 0; i < queues_.size(); ++i) {
         if (!(enabled >> i & 1)) continue;
         if (queues_[i].empty()) empty |= 1u << i;
-        if (queues_[i].size() >= depth_) any_full = true;
+        if (queues_[i].size >= depth_) any_full = true;
     }
     return any_full ? empty : 0;
 }
@@ -74,7 +82,8 @@ uint64_t InputFifos::dropped_total() const {
 
 std::vector<uint32_t> InputFifos::contents(uint32_t fifo) const {
     std::vector<uint32_t> words;
-    for (const Entry& e : queues_.at(fifo)) words.push_back(e.word);
+    const Queue& q = queues_.at(fifo);
+    for (uint32_t n = 0; n < q.size; ++n) words.push_back(q.at(n).word);
     return words;
 }
 

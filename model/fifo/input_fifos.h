@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <vector>
 
@@ -26,7 +25,7 @@ public:
     uint32_t pop(uint32_t fifo);
     void clear(uint32_t fifo);
 
-    uint32_t occupancy(uint32_t fifo) const { return static_cast<uint32_t>(queues_.at(fifo).size()); }
+    uint32_t occupancy(uint32_t fifo) const { return queues_.at(fifo).size; }
     // Words of FIFO `fifo` that had arrived by `time` (arrival <= time).
     uint32_t arrived_by(uint32_t fifo, uint64_t time) const;
     // The earliest arrival after `time` among the words of every FIFO: when the
@@ -53,15 +52,23 @@ private:
         uint32_t word;
         uint64_t arrival;
     };
-    // Oldest first; a writer's pushes come in its own time order, so arrivals
-    // never decrease along a queue.
-    std::vector<std::deque<Entry>> queues_;
+    // One FIFO: a ring of depth_ entries, oldest first from `head` (a deque
+    // allocated and freed its blocks as the words went through: the per-word
+    // path of a FIFO-fed inference). A writer's pushes come in its own time
+    // order, so arrivals never decrease along a queue.
+    struct Queue {
+        std::vector<Entry> ring;
+        uint32_t head = 0, size = 0;
+        const Entry& at(uint32_t n) const { return ring[(head + n) % ring.size()]; }
+        bool empty() const { return size == 0; }
+    };
+    std::vector<Queue> queues_;
     // Bit i: FIFO i holds depth_ words. Kept by every change of a queue, as
     // the status register reads it on each push and pop.
     uint32_t full_ = 0;
     void update_full(uint32_t fifo) {
         if (fifo >= 32) return;  // FIFO_STAT has a bit for the first 32 only
-        full_ = queues_[fifo].size() >= depth_ ? full_ | (1u << fifo) : full_ & ~(1u << fifo);
+        full_ = queues_[fifo].size >= depth_ ? full_ | (1u << fifo) : full_ & ~(1u << fifo);
     }
     std::vector<uint64_t> dropped_;
 };

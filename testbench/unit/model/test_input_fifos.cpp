@@ -2,7 +2,10 @@
 // configured depth, words lost to full or disabled FIFOs, independent FIFOs.
 #include <catch2/catch.hpp>
 
+#include <deque>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "model/fifo/input_fifos.h"
 #include "tlm/device_config.h"
@@ -76,4 +79,50 @@ TEST_CASE("a FIFO word counts from its arrival on, and the next arrival is the e
     CHECK(f.next_arrival_after(0) == std::optional<uint64_t>(20));
     f.clear(0);
     CHECK(f.next_arrival_after(0) == std::optional<uint64_t>(25));
+}
+
+TEST_CASE("input FIFOs keep order, arrivals and flags across many wraps of their storage", "[fifo]") {
+    // A reference queue per FIFO (a deque of words and arrivals) against the
+    // FIFOs over pushes and pops that go round their storage many times, with
+    // pops of empty FIFOs, drops at the depth and clears in between.
+    const uint32_t depth = 5;
+    InputFifos f(3, depth);
+    std::vector<std::deque<std::pair<uint32_t, uint64_t>>> ref(3);
+    uint32_t seed = 12345;
+    const auto next = [&] { return seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7fff; };
+    uint64_t now = 0;
+    for (int step = 0; step < 5000; ++step) {
+        const uint32_t fifo = next() % 3, op = next() % 16;
+        now += next() % 3;
+        if (op < 8) {
+            const uint32_t word = next();
+            const bool room = ref[fifo].size() < depth;
+            CHECK(f.push(fifo, word, true, now) == (room ? InputFifos::Push::Queued : InputFifos::Push::DroppedFull));
+            if (room) ref[fifo].emplace_back(word, now);
+        } else if (op < 15) {
+            CHECK(f.pop(fifo) == (ref[fifo].empty() ? 0u : ref[fifo].front().first));
+            if (!ref[fifo].empty()) ref[fifo].pop_front();
+        } else {
+            f.clear(fifo);
+            ref[fifo].clear();
+        }
+        uint32_t full = 0;
+        std::optional<uint64_t> next_arrival;
+        const uint64_t probe = now - std::min<uint64_t>(now, next() % 4);
+        for (uint32_t i = 0; i < 3; ++i) {
+            std::vector<uint32_t> words;
+            uint32_t arrived = 0;
+            for (const auto& [w, at] : ref[i]) {
+                words.push_back(w);
+                arrived += at <= probe;
+                if (at > probe && (!next_arrival || at < *next_arrival)) next_arrival = at;
+            }
+            REQUIRE(f.contents(i) == words);
+            REQUIRE(f.occupancy(i) == ref[i].size());
+            REQUIRE(f.arrived_by(i, probe) == arrived);
+            if (ref[i].size() == depth) full |= 1u << i;
+        }
+        REQUIRE(f.full_flags() == full);
+        REQUIRE(f.next_arrival_after(probe) == next_arrival);
+    }
 }

@@ -2,6 +2,7 @@
 // error responses, observers and DMI.
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -269,4 +270,112 @@ TEST_CASE("a DMI query's SyncHint learns windows, holes, target blocks and synch
     CHECK_FALSE(memory.hint.synchronise);
     CHECK(memory.hint.start == 0x2000);
     CHECK(memory.hint.end == 0x20ff);
+}
+
+namespace {
+
+// A target of one register block whose bytes 0x4210-0x421f race with SystemC
+// time and have a direct transport (the same function and time as its
+// b_transport: +7 ns, the word stored); each way counts its calls.
+struct DirectTarget : sc_core::sc_module, DirectTransport {
+    tlm_utils::simple_target_socket<DirectTarget, 32> socket;
+    uint32_t word = 0;
+    int through_socket = 0, direct = 0;
+    explicit DirectTarget(sc_core::sc_module_name n) : sc_module(n), socket("socket") {
+        socket.register_b_transport(this, &DirectTarget::b_transport);
+        socket.register_get_direct_mem_ptr(this, &DirectTarget::get_direct_mem_ptr);
+    }
+    void serve(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
+        delay += sc_core::sc_time(7, sc_core::SC_NS);
+        if (t.get_address() % 4 != 0) return t.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+        if (t.is_write()) std::memcpy(&word, t.get_data_ptr(), 4);
+        if (t.is_read()) std::memcpy(t.get_data_ptr(), &word, 4);
+        t.set_response_status(tlm::TLM_OK_RESPONSE);
+    }
+    void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) {
+        ++through_socket;
+        serve(t, delay);
+    }
+    void direct_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) override {
+        ++direct;
+        serve(t, delay);
+    }
+    bool get_direct_mem_ptr(tlm::tlm_generic_payload& t, tlm::tlm_dmi&) {
+        answer_sync_hint(t, {{0x4210, 0x421f}});
+        if (SyncHint* hint = t.get_extension<SyncHint>(); hint && hint->synchronise) hint->direct = this;
+        return false;
+    }
+};
+
+// One access through `route`, as an initiator's b_transport would make it.
+tlm::tlm_response_status routed(BusRoute& route, tlm::tlm_command cmd, uint64_t address, uint32_t& data,
+                                sc_core::sc_time& delay) {
+    tlm::tlm_generic_payload t;
+    t.set_command(cmd);
+    t.set_address(address);
+    t.set_data_ptr(reinterpret_cast<unsigned char*>(&data));
+    t.set_data_length(4);
+    t.set_streaming_width(4);
+    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    delay = sc_core::SC_ZERO_TIME;
+    route.transport(t, delay);
+    return t.get_response_status();
+}
+
+}  // namespace
+
+TEST_CASE("a SyncHint's route does what the bus's b_transport does, and reaches a declared direct transport", "[bus]") {
+    Initiator cpu{"cpu"}, dbg{"dbg"};
+    AhbBus bus{"bus"};
+    DirectTarget target{"target"};
+    Recorder rec;
+    cpu.socket.bind(bus.targ_socket);
+    dbg.socket.bind(bus.targ_socket);
+    bus.init_socket.bind(target.socket);
+    bus.map(0, "regs", 0x4000, 0x100, 1);
+    bus.map(0, "fifo", 0x4200, 0x100, 3);
+    bus.name_initiator(0, "cpu");
+    bus.name_initiator(1, "dbg");
+    bus.add_observer(&rec);
+    bus.set_clock_period(sc_core::sc_time(10, sc_core::SC_NS));
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+
+    const Answer fifo = ask(cpu, 0x4214), regs = ask(cpu, 0x4000), other = ask(dbg, 0x4214);
+    REQUIRE(fifo.hint.route != nullptr);
+    REQUIRE(regs.hint.route != nullptr);
+    REQUIRE(other.hint.route != nullptr);
+    CHECK(fifo.hint.direct == &target);
+    CHECK(regs.hint.direct == nullptr);
+    CHECK(ask(cpu, 0x4218).hint.route == fifo.hint.route);  // one route per initiator, window and target shortcut
+    CHECK(other.hint.route != fifo.hint.route);
+    CHECK(ask(cpu, 0x4150).hint.route == nullptr);  // a hole: nothing to route to
+
+    // Each access through a route against the same access through the bus.
+    sc_core::sc_time via_route, via_bus;
+    uint32_t data = 0x1234abcd;
+    CHECK(routed(*fifo.hint.route, tlm::TLM_WRITE_COMMAND, 0x4214, data, via_route) == tlm::TLM_OK_RESPONSE);
+    CHECK(target.direct == 1);
+    CHECK(target.through_socket == 0);
+    CHECK(cpu.access(tlm::TLM_WRITE_COMMAND, 0x4214, data, 4, &via_bus) == tlm::TLM_OK_RESPONSE);
+    CHECK(target.through_socket == 1);
+    CHECK(via_route == sc_core::sc_time(37, sc_core::SC_NS));  // the window's 3 wait states and the target's time
+    CHECK(via_route == via_bus);
+    uint32_t back = 0;
+    CHECK(routed(*regs.hint.route, tlm::TLM_READ_COMMAND, 0x4000, back, via_route) == tlm::TLM_OK_RESPONSE);
+    CHECK(back == 0x1234abcdu);
+    CHECK(target.through_socket == 2);  // no direct transport declared there: through the socket
+    CHECK(via_route == sc_core::sc_time(17, sc_core::SC_NS));
+    CHECK(routed(*other.hint.route, tlm::TLM_READ_COMMAND, 0x4212, back, via_route) ==
+          tlm::TLM_ADDRESS_ERROR_RESPONSE);  // the target's own error, passed on
+
+    // The observers see every routed access as they see the bus's, with its initiator.
+    REQUIRE(rec.events.size() == 4);
+    CHECK(rec.events[0].initiator == "cpu");
+    CHECK(rec.events[0].address == 0x4214);
+    CHECK(rec.events[0].data == 0x1234abcdu);
+    CHECK(rec.events[0].time == rec.events[1].time);
+    CHECK(rec.events[2].command == tlm::TLM_READ_COMMAND);
+    CHECK(rec.events[2].data == 0x1234abcdu);
+    CHECK(rec.events[3].initiator == "dbg");
+    CHECK(rec.events[3].status == tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
