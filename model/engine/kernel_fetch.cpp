@@ -1,11 +1,14 @@
 #include "model/engine/kernel_fetch.h"
 
+#include "model/engine/weight_quads.h"
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 
 namespace ai8x {
 
@@ -147,6 +150,49 @@ std::size_t first_kernel_last_byte(const LayerConfig& c, const KernelRun& run) {
            run.first_word * 9;
 }
 
+// 8-bit weights into the quad layout, whole blocks at a time. Applies when
+// the places are quads (lane_step 4, steps of 4 * kBlockOutputs bytes) and
+// every weight of lane 0 lies in the first four bytes of its step: then step
+// s of a block is four columns (a weight of each of the block's outputs)
+// interleaved. Per block, each processor's kernel bytes of the block's
+// outputs (stride bytes an output, back to back from kernel 0's first byte)
+// are turned into columns once; every step of the block is then written
+// from its four columns, zeros where no weight goes (the padding
+// zero_packed() leaves zero). Returns the outputs done, 0 when the places do
+// not fit.
+uint32_t decode_quad_blocks(const LayerConfig& c, const KernelRun& run, const WeightPlaces<int8_t>& to,
+                            uint32_t processors, uint32_t whole, std::size_t last) {
+    constexpr std::size_t kStep = 4 * kBlockOutputs;
+    if (to.lane_step != 4 || to.block_step % kStep != 0 || whole < kBlockOutputs) return 0;
+    const std::size_t slot = c.kernel_slot_bytes, taps = to.taps, passes = to.passes, stride = passes * slot;
+    const std::size_t padded = (stride + 15) / 16 * 16;  // column positions per processor
+    // Step s of a block takes value v from the column at byte offset
+    // quad[4 * s + v] of `columns`; the column after the processors' is zeros.
+    const std::size_t processor_columns = padded * kColumnBytes;
+    const uint32_t zeros = static_cast<uint32_t>(processors * processor_columns);
+    std::vector<uint32_t> quad(to.block_step / kStep * 4, zeros);
+    for (std::size_t i = 0, m = 0; i < processors; ++i)
+        for (std::size_t j = 0; j < passes; ++j)
+            for (std::size_t t = 0; t < taps; ++t, ++m) {
+                const std::size_t place = to.kernel_offset[m];
+                if (place % kStep >= 4) return 0;
+                quad[place / kStep * 4 + place % 4] =
+                    static_cast<uint32_t>(i * processor_columns + (j * slot + slot - 1 - t) * kColumnBytes);
+            }
+    thread_local std::vector<uint8_t> columns;
+    columns.resize(std::max(columns.size(), std::size_t{zeros} + kColumnBytes));
+    std::fill_n(columns.begin() + zeros, kColumnBytes, uint8_t{0});
+    const std::size_t from = last + 1 - slot;  // kernel 0's first byte
+    uint32_t o = 0;
+    for (; o + kBlockOutputs <= whole; o += kBlockOutputs) {
+        for (std::size_t i = 0; i < processors; ++i)
+            bytes_to_columns(run.bytes.get() + i * run.processor_bytes + from + o * stride, stride, stride,
+                             columns.data() + i * processor_columns);
+        interleave_quads(columns.data(), quad.data(), quad.size() / 4, to.at + to.output(o));
+    }
+    return o;
+}
+
 // 8-bit weights: one field per byte, so kernel k's slot follows kernel k -
 // 1's, and kernel k = o * passes + j lies at the same place of every
 // processor's gathered bytes: weight (o, i, j, t) is the byte
@@ -172,6 +218,7 @@ void decode_byte_runs(const LayerConfig& c, const KernelRun& run, const int8_t* 
     const std::size_t *offset = from.data(), *place = to.kernel_offset, lane_step = to.lane_step;
     const uint32_t whole = static_cast<uint32_t>(run.kernels / passes);
     uint32_t o = 0;
+    if constexpr (Plain && std::is_same_v<T, int8_t>) o = decode_quad_blocks(c, run, to, processors, whole, last);
     for (; o + kBlockOutputs <= whole; o += kBlockOutputs) {
         T* out = to.at + to.output(o);
         const uint8_t* first = bytes + o * stride;
@@ -354,7 +401,10 @@ void decode_kernels(const AcceleratorState& state, const LayerConfig& c, const L
         run = kernel_run(c, kernel_words, w.outputs * w.passes);
     const bool gathered = run && run->kernels > 0;  // none in range: nothing read, every weight 0
     if (gathered) {
-        run->bytes.reset(new uint8_t[w.processors * run->processor_bytes]);
+        // 16 bytes more, zeros: decode_quad_blocks() reads up to 15 bytes past a processor's.
+        const std::size_t gathered_bytes = w.processors * run->processor_bytes;
+        run->bytes.reset(new uint8_t[gathered_bytes + 16]);
+        std::memset(run->bytes.get() + gathered_bytes, 0, 16);
         for (uint32_t i = 0; i < w.processors; ++i)
             gather_run(*run, i, state.kernel[c.processors[w.processor_index[i]].global].data());
         const bool plain = c.weight_format == arith::WeightFormat::Bits8 && !c.binary_weights;

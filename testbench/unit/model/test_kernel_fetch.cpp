@@ -134,30 +134,33 @@ TEST_CASE("weights packed straight from kernel memory equal packing the dense we
         for (int n = 0; n < 60; ++n) {
             LayerConfig c = random_layer(rng, l, words);
             c.bypass = n % 10 == 9;
-            for (const bool tap_by_tap : {false, true}) {
-                LayerConfig layer = c;
-                layer.calcx4 = tap_by_tap;  // block size 0: every kernel at its plain place, read tap by tap
-                layer.calcx4_block = 0;
-                std::vector<EngineWarning> wa, wb;
-                const LayerWeights dense = fetch_weights(state, layer, wa);
-                const PackedWeights want = pack_weights(dense, layer.kernel_rows, layer.kernel_cols);
-                LayerWeights shape;
-                const PackedWeights got = fetch_packed_weights(state, layer, shape, wb);
-                INFO("bits " << l.bits << " slot " << l.slot << " mask " << c.mask_start << ".." << c.mask_end
-                             << " passes " << c.passes << (c.depthwise ? " depth-wise" : "")
-                             << (c.bypass ? " bypass" : "") << (tap_by_tap ? " tap by tap" : ""));
-                REQUIRE(got.blocks == want.blocks);
-                REQUIRE(got.row_pairs == want.row_pairs);
-                REQUIRE(got.values == want.values);
-                REQUIRE(shape.outputs == dense.outputs);
-                REQUIRE(shape.processors == dense.processors);
-                REQUIRE(shape.passes == dense.passes);
-                REQUIRE(shape.slots == dense.slots);
-                LayerWeights no_values = dense;
-                no_values.values = shape.values;
-                check_same(shape, wb, no_values, wa);
-                whole_blocks += dense.outputs >= kBlockOutputs;
-            }
+            for (const bool tap_by_tap : {false, true})
+                for (const bool quads : {false, true}) {
+                    LayerConfig layer = c;
+                    layer.calcx4 = tap_by_tap;  // block size 0: every kernel at its plain place, read tap by tap
+                    layer.calcx4_block = 0;
+                    std::vector<EngineWarning> wa, wb;
+                    const LayerWeights dense = fetch_weights(state, layer, wa);
+                    const PackedWeights want = pack_weights(dense, layer.kernel_rows, layer.kernel_cols, quads);
+                    LayerWeights shape;
+                    const PackedWeights got = fetch_packed_weights(state, layer, shape, wb, quads);
+                    INFO("bits " << l.bits << " slot " << l.slot << " mask " << c.mask_start << ".." << c.mask_end
+                                 << " passes " << c.passes << (c.depthwise ? " depth-wise" : "")
+                                 << (c.bypass ? " bypass" : "") << (tap_by_tap ? " tap by tap" : "")
+                                 << (quads ? " quads" : " pairs"));
+                    REQUIRE(got.blocks == want.blocks);
+                    REQUIRE(got.row_pairs == want.row_pairs);
+                    REQUIRE(got.values == want.values);
+                    REQUIRE(got.bytes == want.bytes);
+                    REQUIRE(shape.outputs == dense.outputs);
+                    REQUIRE(shape.processors == dense.processors);
+                    REQUIRE(shape.passes == dense.passes);
+                    REQUIRE(shape.slots == dense.slots);
+                    LayerWeights no_values = dense;
+                    no_values.values = shape.values;
+                    check_same(shape, wb, no_values, wa);
+                    whole_blocks += dense.outputs >= kBlockOutputs;
+                }
         }
     }
     CHECK(whole_blocks > 50);  // the draws reached the block-at-a-time loop
