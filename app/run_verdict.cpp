@@ -3,6 +3,7 @@
 #include <systemc>
 
 #include "app/run_stages.h"
+#include "model/engine/host_memory.h"
 
 namespace ai8x {
 
@@ -93,6 +94,17 @@ void simulate(RunContext& ctx) {
     // Quantum ends with nothing to wait for are owed, as FIFO accesses run
     // ahead: not under a debugger (it looks at the simulation between steps).
     if (ctx.cpu && ctx.opts.fifo_run_ahead && ctx.opts.gdb_port < 0) ctx.cpu->defer_quantum_ends(limit);
+    // The layer engine's buffers come from pages touched now, not at their
+    // first use in an inference (model/engine/host_memory.h): as much as the
+    // data memory holds, and kFirmwareHeap for what the firmware's run takes
+    // from the heap before its first inference (the CPU's translated code:
+    // 1.3 MiB for the kws20 demos).
+    constexpr std::size_t kFirmwareHeap = std::size_t{4} << 20;
+    if (ctx.accel) {
+        const DeviceConfig& device = ctx.accel->state().cfg;
+        prepare_engine_memory(kFirmwareHeap + std::size_t{device.data_sram.words} * (device.data_sram.word_bits / 8) *
+                                                  device.data_sram.instances_total(device.quadrants));
+    }
     sc_core::sc_start(limit);
     if (ctx.instruments->recorder) ctx.instruments->recorder->flush();
 }
