@@ -144,9 +144,20 @@ const Accelerator::Region* Accelerator::decode(uint64_t address) const {
 }
 
 void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    serve(decode(trans.get_address()), trans, delay);
+}
+
+void Accelerator::direct_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+    // Declared for the FIFO block's window only (get_direct_mem_ptr): the
+    // firmware's per-word loop, whose accesses are otherwise decoded twice.
+    const uint64_t addr = trans.get_address();
+    const Region* r = fifo_region_;
+    serve(r && addr - r->base < r->size ? r : decode(addr), trans, delay);
+}
+
+void Accelerator::serve(const Region* r, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
     transport_delay_ = delay;
     const uint64_t addr = trans.get_address();
-    const Region* r = decode(addr);
     if (!r) {
         spdlog::error("{}: {} at 0x{:08x}: no accelerator block decodes this address", name(),
                       trans.is_write() ? "write" : "read", addr);
@@ -168,7 +179,14 @@ void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
 bool Accelerator::get_direct_mem_ptr(tlm::tlm_generic_payload& trans, tlm::tlm_dmi&) {
     // The stream controller drains the input FIFOs at its own time: a CPU
     // running ahead of it must push and poll them at its own instant.
-    answer_sync_hint(trans, {{cfg_.fifo_regs.base, cfg_.fifo_regs.base + cfg_.fifo_regs.size - 1}});
+    const uint64_t first = cfg_.fifo_regs.base, last = first + cfg_.fifo_regs.size - 1;
+    answer_sync_hint(trans, {{first, last}});
+    // Those accesses may also skip the decoding (the regions are final once
+    // the simulation asks); the bus adds its own part (tlm/sync_hint.h).
+    SyncHint* hint = trans.get_extension<SyncHint>();
+    fifo_region_ = decode(first);
+    if (hint && hint->synchronise && fifo_region_ && last - fifo_region_->base < fifo_region_->size)
+        hint->direct = this;
     return false;
 }
 

@@ -44,6 +44,7 @@
 #include "model/stream/stream_controller.h"
 #include "model/timing/inference_cycles.h"
 #include "tlm/register_bank.h"
+#include "tlm/sync_hint.h"
 #include "tlm/wire.h"
 
 namespace ai8x {
@@ -57,7 +58,7 @@ struct AddressWindow {
     bool is_register_block;  // register blocks and memories have different wait states
 };
 
-class Accelerator : public sc_core::sc_module {
+class Accelerator : public sc_core::sc_module, private DirectTransport {
 public:
     tlm_utils::simple_target_socket<Accelerator, 32> socket;
     // The CNN clock in Hz as the SoC selects it (GCR PCLKDIV); unconnected, the
@@ -138,6 +139,11 @@ private:
     };
 
     void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
+    // b_transport for the FIFO block's window without decoding the address
+    // (declared to the bus in get_direct_mem_ptr's SyncHint answer).
+    void direct_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) override;
+    // The access to region `r` (null: nothing decodes the address).
+    void serve(const Region* r, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
     // A debugger's access (GDB stub): the same registers and memories as the
     // firmware's, in no simulated time; 0 bytes when the address does not
     // decode or its quadrant is unpowered or isolated.
@@ -172,6 +178,7 @@ private:
     // Index into regions_ of the last region decode found (accesses come in
     // runs to one block): tried first, and taken only when the search would find it too.
     mutable std::size_t last_region_ = 0;
+    const Region* fifo_region_ = nullptr;  // the FIFO block's, once a SyncHint query found it
 
     sc_core::sc_event start_event_;
     sc_core::sc_time transport_delay_;  // annotated delay of the access being served (its time past sc_time_stamp)

@@ -110,7 +110,7 @@ void AhbBus::notify(int initiator, const tlm::tlm_generic_payload& trans, const 
     const unsigned n = std::min(4u, ev.length);
     for (unsigned i = 0; i < n; ++i) ev.data |= uint32_t(trans.get_data_ptr()[i]) << (8 * i);
     ev.status = trans.get_response_status();
-    ev.time = sc_core::sc_time_stamp() + delay;
+    ev.time = simcontext()->time_stamp() + delay;  // sc_time_stamp(), inline
     const bool outer = !notifying_;
     notifying_ = true;
     for (BusObserver* o : observers_) o->on_transaction(ev);

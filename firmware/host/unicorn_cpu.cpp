@@ -437,7 +437,7 @@ bool UnicornCpu::bus_transport(tlm::tlm_command cmd, uint32_t address, unsigned 
         synced = true;
     }
     const sc_core::sc_time issued = qk_.get_local_time();
-    issue_time_->at = sc_core::sc_time_stamp() + issued;
+    issue_time_->at = simcontext()->time_stamp() + issued;  // sc_time_stamp(), inline
     sc_core::sc_time delay = issued;
     if (range && range->route)
         range->route->transport(trans, delay);  // what the bus does, without decoding the address again

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -14,6 +15,7 @@
 #include "testbench/unit/log_capture.h"
 #include "testbench/unit/model/accel_test_bench.h"
 #include "tlm/issue_time.h"
+#include "tlm/sync_hint.h"
 
 using namespace ai8x;
 using ai8x::test::AccelBench;
@@ -263,4 +265,75 @@ TEST_CASE("One GCFR write that resets the last running quadrant and releases ano
     CHECK(b.ctl() != 0);
     power.set_domain_reset(0xf);  // now none runs
     CHECK(b.accel.fifo_words(0).empty());
+}
+
+namespace {
+
+// The accelerator's SyncHint answer to a DMI query for `address`.
+SyncHint fifo_hint_at(AccelBench& b, uint64_t address) {
+    tlm::tlm_generic_payload query;
+    tlm::tlm_dmi dmi;
+    SyncHint hint;
+    query.set_address(address);
+    query.set_command(tlm::TLM_READ_COMMAND);
+    query.set_extension(&hint);
+    CHECK_FALSE(b.init->get_direct_mem_ptr(query, dmi));
+    query.clear_extension(&hint);
+    return hint;
+}
+
+// One access, made as a CPU 2 us ahead of SystemC time makes it (IssueTime), by `send`.
+using Send = std::function<void(tlm::tlm_generic_payload&, sc_core::sc_time&)>;
+tlm::tlm_response_status access_ahead(tlm::tlm_command cmd, uint64_t address, uint32_t& data, const Send& send) {
+    tlm::tlm_generic_payload trans;
+    trans.set_command(cmd);
+    trans.set_address(address);
+    trans.set_data_ptr(reinterpret_cast<unsigned char*>(&data));
+    trans.set_data_length(4);
+    trans.set_streaming_width(4);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    auto* at = new IssueTime;
+    at->at = sc_core::sc_time_stamp() + sc_core::sc_time(2, sc_core::SC_US);
+    trans.set_extension(at);
+    sc_core::sc_time delay(2, sc_core::SC_US);
+    send(trans, delay);
+    return trans.get_response_status();
+}
+
+}  // namespace
+
+TEST_CASE("the FIFO block's window has a direct transport that serves each access as the socket does",
+          "[fifo][registers]") {
+    FifoRegisterBench b;
+    const SyncHint fifo = fifo_hint_at(b, data_address(1)), regs = fifo_hint_at(b, max78000().quadrant_regs.base);
+    REQUIRE(fifo.synchronise);
+    REQUIRE(fifo.direct != nullptr);
+    CHECK(fifo.start == max78000().fifo_regs.base);  // the whole window, FIFO_CTL to the last FIFO_WR
+    CHECK(fifo.end == max78000().fifo_regs.base + max78000().fifo_regs.size - 1);
+    CHECK(regs.direct == nullptr);  // nowhere else
+
+    const Send direct = [&](tlm::tlm_generic_payload& t, sc_core::sc_time& d) { fifo.direct->direct_transport(t, d); };
+    const Send socket = [&](tlm::tlm_generic_payload& t, sc_core::sc_time& d) { b.init->b_transport(t, d); };
+    const RegField ena = field("FIFO_CTL", "FIFO_ENA"), cpl = field("FIFO_CTL", "FIFO_CPL");
+    uint32_t ctl = cpl.with(ena.with(0, 0x3), 1);
+    CHECK(access_ahead(tlm::TLM_WRITE_COMMAND, reg_address("FIFO_CTL"), ctl, direct) == tlm::TLM_OK_RESPONSE);
+    CHECK(b.ctl() == ctl);
+    // Words pushed either way arrive at the writer's instant, in order.
+    InputFifos& q = b.accel.fifo_block().queues();
+    const uint64_t now = sc_core::sc_time_stamp().value(), ahead = now + sc_core::sc_time(2, sc_core::SC_US).value();
+    for (uint32_t word = 1; word <= max78000().fifo_depth; ++word)
+        CHECK(access_ahead(tlm::TLM_WRITE_COMMAND, data_address(1), word, word % 2 ? direct : socket) ==
+              tlm::TLM_OK_RESPONSE);
+    CHECK(q.arrived_by(1, now) == 0);
+    CHECK(q.arrived_by(1, ahead) == max78000().fifo_depth);
+    CHECK(q.contents(1).front() == 1);
+    uint32_t via_direct = 0, via_socket = 0;
+    CHECK(access_ahead(tlm::TLM_READ_COMMAND, reg_address("FIFO_STAT"), via_direct, direct) == tlm::TLM_OK_RESPONSE);
+    CHECK(access_ahead(tlm::TLM_READ_COMMAND, reg_address("FIFO_STAT"), via_socket, socket) == tlm::TLM_OK_RESPONSE);
+    CHECK(via_direct == via_socket);
+    CHECK(field("FIFO_STAT", "FULL").get(via_direct) == 0x2u);
+    // The register rules hold as through the socket: FIFO_STAT is read-only.
+    uint32_t word = 0;
+    CHECK(access_ahead(tlm::TLM_WRITE_COMMAND, reg_address("FIFO_STAT"), word, direct) ==
+          tlm::TLM_COMMAND_ERROR_RESPONSE);
 }

@@ -307,19 +307,17 @@ struct DirectTarget : sc_core::sc_module, DirectTransport {
     }
 };
 
-// One access through `route`, as an initiator's b_transport would make it.
+// A route where test::blocking_access wants a socket: one access through it,
+// as an initiator's b_transport would make it.
+struct ViaRoute {
+    BusRoute* route;
+    ViaRoute* operator->() { return this; }
+    void b_transport(tlm::tlm_generic_payload& t, sc_core::sc_time& delay) { route->transport(t, delay); }
+};
 tlm::tlm_response_status routed(BusRoute& route, tlm::tlm_command cmd, uint64_t address, uint32_t& data,
                                 sc_core::sc_time& delay) {
-    tlm::tlm_generic_payload t;
-    t.set_command(cmd);
-    t.set_address(address);
-    t.set_data_ptr(reinterpret_cast<unsigned char*>(&data));
-    t.set_data_length(4);
-    t.set_streaming_width(4);
-    t.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    delay = sc_core::SC_ZERO_TIME;
-    route.transport(t, delay);
-    return t.get_response_status();
+    ViaRoute via{&route};
+    return test::blocking_access(via, cmd, address, data, 4, &delay);
 }
 
 }  // namespace
