@@ -14,14 +14,16 @@ InputFifos::InputFifos(uint32_t count, uint32_t depth) : depth_(depth), queues_(
 InputFifos::Push InputFifos::push(uint32_t fifo, uint32_t word, bool enabled, uint64_t arrival) {
     if (!enabled) {
         ++dropped_.at(fifo);
+        ++dropped_total_;
         return Push::DroppedDisabled;
     }
     Queue& q = queues_.at(fifo);
     if (q.size >= depth_) {
         ++dropped_[fifo];
+        ++dropped_total_;
         return Push::DroppedFull;
     }
-    q.ring[(q.head + q.size) % q.ring.size()] = {word, arrival};
+    q.ring[q.index(q.size)] = {word, arrival};
     ++q.size;
     update_full(fifo);
     return Push::Queued;
@@ -31,7 +33,7 @@ uint32_t InputFifos::pop(uint32_t fifo) {
     Queue& q = queues_.at(fifo);
     if (q.empty()) return 0;
     const uint32_t w = q.ring[q.head].word;
-    q.head = (q.head + 1) % q.ring.size();
+    q.head = q.index(1);
     --q.size;
     update_full(fifo);
     return w;
@@ -72,12 +74,6 @@ uint32_t InputFifos::starved_by_full(uint32_t enabled) const {
         if (queues_[i].size >= depth_) any_full = true;
     }
     return any_full ? empty : 0;
-}
-
-uint64_t InputFifos::dropped_total() const {
-    uint64_t n = 0;
-    for (uint64_t d : dropped_) n += d;
-    return n;
 }
 
 std::vector<uint32_t> InputFifos::contents(uint32_t fifo) const {

@@ -42,7 +42,7 @@ public:
     uint32_t starved_by_full(uint32_t enabled) const;
     // Words lost to full or disabled FIFOs since construction, per FIFO.
     uint64_t dropped(uint32_t fifo) const { return dropped_.at(fifo); }
-    uint64_t dropped_total() const;
+    uint64_t dropped_total() const { return dropped_total_; }
     // Words queued in FIFO `fifo`, oldest first (tests, diagnostics).
     std::vector<uint32_t> contents(uint32_t fifo) const;
 
@@ -59,7 +59,12 @@ private:
     struct Queue {
         std::vector<Entry> ring;
         uint32_t head = 0, size = 0;
-        const Entry& at(uint32_t n) const { return ring[(head + n) % ring.size()]; }
+        // Ring index of the n-th oldest word (n < ring.size(): no division on the per-word path).
+        uint32_t index(uint32_t n) const {
+            const uint32_t i = head + n;
+            return i >= ring.size() ? i - static_cast<uint32_t>(ring.size()) : i;
+        }
+        const Entry& at(uint32_t n) const { return ring[index(n)]; }
         bool empty() const { return size == 0; }
     };
     std::vector<Queue> queues_;
@@ -71,6 +76,7 @@ private:
         full_ = queues_[fifo].size >= depth_ ? full_ | (1u << fifo) : full_ & ~(1u << fifo);
     }
     std::vector<uint64_t> dropped_;
+    uint64_t dropped_total_ = 0;  // the sum of dropped_, asked on every stall
 };
 
 }  // namespace ai8x

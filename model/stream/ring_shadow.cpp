@@ -58,7 +58,7 @@ uint32_t RingShadow::slot_value(uint32_t instance, uint32_t slot, uint64_t progr
     const uint64_t s = slot - start_;
     // Words the writer had produced: unwrapped offsets below progress * unit
     // (an instance never written has length 0: memory as it was).
-    const uint64_t limit = progress >= in.length ? in.length : std::min<uint64_t>(in.length, progress * unit_);
+    const uint64_t limit = this->limit(in, progress);
     if (limit <= s) return fallback();
     // The latest unwrapped word that maps to this slot, then back over words never written.
     int64_t d = static_cast<int64_t>(s + (limit - 1 - s) / size_ * size_);
@@ -66,23 +66,41 @@ uint32_t RingShadow::slot_value(uint32_t instance, uint32_t slot, uint64_t progr
     return d >= 0 ? in.words[static_cast<uint64_t>(d)] : fallback();
 }
 
+// Each slot ends with the last word written to it: for every slot, the
+// highest unwrapped offset of its lap that was written (the last lap's offset,
+// or an earlier lap's where the last one skipped it), not every lap's word.
+const uint32_t* RingShadow::current(uint32_t instance, uint64_t offset, uint64_t progress) const {
+    if (offset < start_ || instance >= instances_.size()) return nullptr;
+    const Instance& in = instances_[instance];
+    const uint64_t d = offset - start_, end = limit(in, progress);
+    // Written before `end`, and no later lap of its slot before `end`.
+    if (d >= end || d + size_ < end || !in.written[d]) return nullptr;
+    return &in.words[d];
+}
+
 void RingShadow::commit() const {
     for (std::size_t instance = 0; instance < instances_.size(); ++instance) {
         const Instance& in = instances_[instance];
         auto& mem = state_.data_sram[instance];
-        for (uint64_t d = 0; d < in.length; ++d) {
-            if (!in.written[d]) continue;
-            const uint64_t slot = start_ + d % size_;
+        const uint64_t last_lap = in.length > size_ ? in.length - size_ : 0;
+        for (uint64_t top = last_lap; top < in.length; ++top) {
+            const uint64_t slot = start_ + top % size_;
             if (slot >= mem.size()) continue;
-            mem[slot] = in.words[d];
+            int64_t d = static_cast<int64_t>(top);
+            while (d >= 0 && !in.written[static_cast<uint64_t>(d)]) d -= size_;
+            if (d < 0) continue;
+            mem[slot] = in.words[static_cast<uint64_t>(d)];
             state_.data_written[instance][slot] = 1;  // the ring's writer wrote it (unwritten-read warnings)
         }
     }
 }
 
 uint32_t RingSource::word(uint32_t instance, uint64_t offset, uint64_t position) const {
-    const uint64_t slot = read_offset_ + offset % size_;
     const uint64_t progress = position < progress_.size() ? progress_[position] : ~uint64_t{0} / 2;
+    // Usually the word the reader means is still in its slot: found without the slot's arithmetic.
+    if (own_ring_)
+        if (const uint32_t* word = ring_.current(instance, read_offset_ + offset, progress)) return *word;
+    const uint64_t slot = read_offset_ + offset % size_;
     return ring_.slot_value(instance, static_cast<uint32_t>(slot), progress, before_);
 }
 

@@ -7,6 +7,7 @@
 // inference) when they are not.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -33,6 +34,13 @@ public:
     // had made `progress` steps; slots it had not reached keep `before`'s word.
     uint32_t slot_value(uint32_t instance, uint32_t slot, uint64_t progress,
                         const std::vector<std::vector<uint32_t>>& before) const;
+    // The word written at unwrapped offset `offset` when, after `progress`
+    // steps, it is still the last one written to its slot (a reader whose
+    // ring is this one: same start and size; the registers' consistent case),
+    // else null: slot_value() then tells what the slot holds.
+    const uint32_t* current(uint32_t instance, uint64_t offset, uint64_t progress) const;
+    uint32_t start() const { return start_; }
+    uint32_t size() const { return size_; }
 
     // Leaves data memory as the hardware does: each slot holds the last word written to it.
     void commit() const;
@@ -49,6 +57,10 @@ private:
     };
     // Makes `in` hold unwrapped offset d (and counts it as written up to there).
     static void grow(Instance& in, uint64_t d);
+    // One past the highest unwrapped offset the writer had produced after `progress` steps.
+    uint64_t limit(const Instance& in, uint64_t progress) const {
+        return progress >= in.length ? in.length : std::min<uint64_t>(in.length, progress * unit_);
+    }
 
     AcceleratorState& state_;
     uint32_t start_, size_, unit_;
@@ -60,7 +72,12 @@ class RingSource : public InputWordSource {
 public:
     RingSource(const RingShadow& ring, const std::vector<uint64_t>& progress, uint32_t read_offset, uint32_t size,
                const std::vector<std::vector<uint32_t>>& before)
-        : ring_(ring), progress_(progress), read_offset_(read_offset), size_(size ? size : 1), before_(before) {}
+        : ring_(ring),
+          progress_(progress),
+          read_offset_(read_offset),
+          size_(size ? size : 1),
+          before_(before),
+          own_ring_(read_offset_ == ring.start() && size_ == ring.size()) {}
 
     uint32_t word(uint32_t instance, uint64_t offset, uint64_t position) const override;
 
@@ -69,6 +86,7 @@ private:
     const std::vector<uint64_t>& progress_;
     uint32_t read_offset_, size_;  // size_ at least 1 (an LREG_FMAX of 0 reads like 1)
     const std::vector<std::vector<uint32_t>>& before_;
+    bool own_ring_;  // reads the ring its producer writes (same start and size): current() may answer
 };
 
 }  // namespace ai8x

@@ -187,7 +187,7 @@ StreamController::Outcome StreamController::finish_run(StreamSession& session, R
         spdlog::error("{}: layer engine failed: {}", name(), e.what());
     }
     out.timing = session.timing();
-    out.busy_cycles = std::max<uint64_t>(1, session.total_cycles());
+    out.busy_cycles = std::max<uint64_t>(1, out.timing.total());  // session.total_cycles(), timed once
     spdlog::debug(
         "{}: FIFO inference: {} words per FIFO, {} stall cycles, {} CNN cycles in all, chain ends at "
         "cycle {}",
@@ -220,16 +220,14 @@ StreamController::Outcome StreamController::run(StreamSession& session, double h
         // Words move into the chain when the step begins, at this cycle.
         const uint64_t step_start = startup + session.scheduler().cycle();
         const uint64_t available = popped + view.queued();
-        StreamStep st = session.step(available);
         // Positions that end before the next chunk's edge follow at once, as
         // the loop would run them: the clock does not move between them, so
         // the FIFOs show the same words (popping a consumed word takes one
         // from `queued` and adds one to `popped`), and the words they consume
         // are popped after them, before any wait, in the same order. Only an
         // observer sees each step's own pops.
-        while (!observer_ && st.kind == StreamStep::Ran &&
-               startup + session.scheduler().cycle() < clock.elapsed() + kChunkCycles)
-            st = session.step(available);
+        const StreamStep st =
+            observer_ ? session.step(available) : session.run(available, clock.elapsed() + kChunkCycles - startup);
         deliver_consumed(session, step_start, popped);
         if (st.kind == StreamStep::Done) break;
         const uint64_t chain_end = startup + session.scheduler().cycle();

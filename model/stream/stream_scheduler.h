@@ -43,6 +43,10 @@ public:
     // Runs §4.5 once. `words_available`: frame words per enabled FIFO pushed so
     // far in this inference (consumed ones included).
     StreamStep step(uint64_t words_available);
+    // Steps on with the same words while positions run and the chain's cycle
+    // stays below `cycle_limit`: exactly the steps step() would make one by
+    // one, without returning between them. Returns the last step.
+    StreamStep run(uint64_t words_available, uint64_t cycle_limit);
 
     bool done() const;
     uint64_t consumed_words() const { return words_; }
@@ -79,7 +83,13 @@ private:
         bool real;
         uint32_t i, j;
     };
-    Real real_at(std::size_t index, uint64_t position) const;
+    // A chain layer's scan position, with its row and column kept as it
+    // advances (no division per step).
+    struct Cursor {
+        uint64_t pos = 0;
+        uint32_t row = 0, col = 0;
+    };
+    Real real_at(std::size_t index) const;
     // What ready() waits for at the current scan position of a chain layer,
     // found once when the position changes (ready() is asked for every layer
     // at every step): the read there, and the count its producer must reach
@@ -92,19 +102,30 @@ private:
     void find_wait(std::size_t index);
     bool ready(std::size_t index) const;
     void run_position(std::size_t index);
-    bool transfer_allowed() const;
+    void transfer_words(uint64_t words_available);
+    uint64_t transfer_limit() const;
     uint64_t layer0_oldest_pixel() const;
+    StreamStep ran(std::size_t index, uint64_t before) const;
     uint64_t received_pixels() const;
     void check_read(std::size_t index, uint32_t i, uint32_t j);
+    void report_early_read(std::size_t index, uint32_t i, uint32_t j, int64_t t, int64_t n, uint64_t last);
+    void report_stale_read(std::size_t index, uint32_t i, uint32_t j, uint64_t last, uint64_t written);
+    void report_overwritten_read(std::size_t index, uint32_t i, uint32_t j, uint64_t first, uint64_t written);
+    std::size_t deepest_ready() const;
+    void overwrite_needed_slot();
+    StreamStep force_unfinished();
     void report(std::size_t index, const std::string& kind, uint64_t pixel, const std::string& message);
     uint32_t slot_address(std::size_t index, uint64_t pixel) const;
 
     const StreamPlan& plan_;
     PositionCost cost_;
     Policy policy_;
-    std::vector<uint64_t> pos_;  // P[l]
-    std::vector<Wait> waits_;    // at pos_[l]
-    uint64_t words_ = 0;         // frame words moved into the ring (per FIFO)
+    std::vector<Cursor> at_;   // P[l]
+    std::vector<Wait> waits_;  // at at_[l]
+    uint64_t words_ = 0;       // frame words moved into the ring (per FIFO)
+    // Words layer 0's ring admits at its current position (§4.3), found when
+    // that position changes: the transfer's bound, with REG_IFRM's.
+    uint64_t transfer_limit_ = 0;
     uint64_t cycle_ = 0, stalls_ = 0;
     std::vector<StreamHazard> hazards_;
     std::vector<std::vector<uint64_t>> progress_;

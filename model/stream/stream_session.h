@@ -32,6 +32,10 @@ public:
 
     // One scheduler step; `words_available` = frame words per enabled FIFO pushed so far.
     StreamStep step(uint64_t words_available) { return scheduler_->step(words_available); }
+    // Steps on while positions run and the chain's cycle stays below `cycle_limit` (StreamScheduler::run).
+    StreamStep run(uint64_t words_available, uint64_t cycle_limit) {
+        return scheduler_->run(words_available, cycle_limit);
+    }
     uint64_t consumed() const { return scheduler_->consumed_words(); }
     // Hands over one word the accelerator moved out of FIFO `fifo` (oldest first).
     void deliver(unsigned fifo, uint32_t word);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "model/timing/timing_model.h"
 
@@ -30,9 +31,15 @@ public:
     int64_t setup() const { return setup_; }
 
 private:
+    // A row's kind (padding row or not, completes output pixels or not) decides its costs.
+    int row_kind(int64_t row) const;
+    int64_t compute(int row_kind, int64_t col) const;
+
     LayerWalk w_;
     AccelTiming t_;
     int64_t setup_ = 0;
+    // Every column's cost per row kind, found once: the scheduler asks for each position.
+    std::vector<int64_t> costs_[4];
 };
 
 }  // namespace ai8x
