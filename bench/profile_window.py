@@ -28,7 +28,8 @@ import tempfile
 PARTS = [
     ("kernel", r"ComputePixels|compute_pixels|accumulate_dots|avx2_rows|portable_rows"),
     ("input", r"fetch_inputs|fetch_processor|fetch_conv_image|copy_values|pool_into|pool_plane|scan_instance|"
-              r"make_conv_image|ReceptiveFields|stream_plane|stream_words|max_pool|avg_pool|eltwise"),
+              r"make_conv_image|ReceptiveFields|stream_plane|stream_words|max_pool|avg_pool|eltwise|pixel_channels|"
+              r"move_pixels|plain_pixels|(one|two|four)_pass"),
     ("weights", r"fetch_weights|pack_weights|make_weight_rows|unpack_weight|spread_depthwise|decode_weights|"
                 r"decode_kernels|decode_byte_runs|decode_narrow_run|gather_run|kernel_run|fetch_packed_weights|"
                 r"zero_packed|decoding_table|decode_quad_blocks|bytes_to_columns|interleave_quads|columns(4|8|16)|"

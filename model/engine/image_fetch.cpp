@@ -1,5 +1,7 @@
 #include "model/engine/image_fetch.h"
 
+#include "model/engine/pixel_channels.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -97,22 +99,22 @@ void copy_row(const uint32_t* src, std::size_t count, std::size_t inside, uint32
 }
 
 // The same for four lanes in order (Lanes::in_order), `row` at the first
-// lane's channel: fixed shifts, the passes' values of a lane side by side.
+// lane's channel: pixel by pixel, its `passes` words' bytes transposed into
+// the channels (lane k's pass j to k * passes + j), pixels col_pitch apart.
+// Pixels whose words all lie in memory go through pixel_channels.h's block
+// moves; the rest (words beyond the instance read 0) value by value.
 template <typename T>
 void copy_row_in_order(const uint32_t* src, std::size_t count, std::size_t inside, uint32_t passes, T* row,
                        std::size_t col_pitch) {
-    if (passes == 1) {  // each word's bytes are the pixel's four channels as they stand
-        for (std::size_t w = 0; w < count; ++w, row += col_pitch) {
+    const std::size_t pixels = count / passes, whole = inside / passes;
+    pixel_channels(src, whole, passes, row, col_pitch);
+    row += whole * col_pitch;
+    for (std::size_t px = whole; px < pixels; ++px, row += col_pitch)
+        for (uint32_t j = 0; j < passes; ++j) {
+            const std::size_t w = px * passes + j;
             const uint32_t value = w < inside ? src[w] : 0;
-            for (unsigned k = 0; k < 4; ++k) row[k] = static_cast<int8_t>(value >> (8 * k));
+            for (unsigned k = 0; k < 4; ++k) row[k * passes + j] = static_cast<int8_t>(value >> (8 * k));
         }
-        return;
-    }
-    for (std::size_t w = 0, j = 0; w < count; ++w) {
-        const uint32_t value = w < inside ? src[w] : 0;
-        for (unsigned k = 0; k < 4; ++k) row[k * passes + j] = static_cast<int8_t>(value >> (8 * k));
-        if (++j == passes) j = 0, row += col_pitch;
-    }
 }
 
 // Copies the bytes of the N lanes of processor group `g` of every word it
@@ -197,7 +199,8 @@ void pool_into(const LayerConfig& c, const std::vector<int8_t>& raw, uint32_t sp
 }  // namespace
 
 bool reads_image_directly(const LayerConfig& cfg, const InputWordSource* source) {
-    return !source && !cfg.chw_input && cfg.operands == 1;
+    // A pixel's words follow each other (no MP_STRIDE skip between pixels).
+    return !source && !cfg.chw_input && cfg.operands == 1 && cfg.pixel_pitch == cfg.passes;
 }
 
 ConvImage fetch_conv_image(const AcceleratorState& state, const LayerConfig& c, uint32_t spread,

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 
 #include "model/engine/worker_pool.h"
@@ -214,7 +213,7 @@ uint64_t book_input_reads(const AcceleratorState& state, const LayerConfig& c, c
     const uint32_t pixels = c.in_rows * c.in_cols;
     uint64_t word_reads = 0;
     const auto layer = static_cast<std::size_t>(c.layer);
-    std::set<uint32_t> hwc_instances;
+    std::vector<uint32_t> hwc_instances;  // sorted and made unique below
     for (std::size_t i = 0; i < c.processors.size(); ++i) {
         const LayerProcessor& p = c.processors[i];
         const uint32_t instance = static_cast<uint32_t>(p.global) / dev.processors_per_data_sram;
@@ -224,7 +223,7 @@ uint64_t book_input_reads(const AcceleratorState& state, const LayerConfig& c, c
             word_reads += reads;
             state.data_sram_arrays[instance].activity.by_layer[layer].reads += reads;
         } else {
-            hwc_instances.insert(instance);
+            hwc_instances.push_back(instance);
         }
         // Every pooled value the processor receives is written into its TRAM.
         state.tram_arrays[p.global].activity.by_layer[layer].writes +=
@@ -249,6 +248,8 @@ uint64_t book_input_reads(const AcceleratorState& state, const LayerConfig& c, c
                                 "read_beyond_memory"});
     }
     // One HWC word feeds the four processors that share the instance.
+    std::sort(hwc_instances.begin(), hwc_instances.end());
+    hwc_instances.erase(std::unique(hwc_instances.begin(), hwc_instances.end()), hwc_instances.end());
     for (uint32_t instance : hwc_instances)
         state.data_sram_arrays[instance].activity.by_layer[layer].reads += uint64_t{pixels} * c.passes * c.operands;
     word_reads += uint64_t{hwc_instances.size()} * pixels * c.passes * c.operands;
