@@ -139,8 +139,9 @@ void RtlTestbench::load_preloads() {
             }
             KernelWord& k = s.kernel_arrays[f.part.instance].words[at];
             for (unsigned b = 0; b < 9; ++b) {
-                const unsigned shift = 8 * (8 - b);  // the file's first byte is weight 0
-                k[b] = uint8_t((shift >= 64 ? w.value[1] >> (shift - 64) : w.value[0] >> shift) & 0xFF);
+                // The file's first byte is bus byte 0, the word's last in fill order (KernelWord).
+                const unsigned shift = 8 * (8 - b);
+                k[8 - b] = uint8_t((shift >= 64 ? w.value[1] >> (shift - 64) : w.value[0] >> shift) & 0xFF);
             }
             s.kernel_arrays[f.part.instance].written[at] = 1;
         }

@@ -32,8 +32,8 @@ PARTS = [
               r"move_pixels|plain_pixels|(one|two|four)_pass"),
     ("weights", r"fetch_weights|pack_weights|make_weight_rows|unpack_weight|spread_depthwise|decode_weights|"
                 r"decode_kernels|decode_byte_runs|decode_narrow_run|gather_run|kernel_run|fetch_packed_weights|"
-                r"zero_packed|decoding_table|decode_quad_blocks|bytes_to_columns|interleave_quads|columns(4|8|16)|"
-                r"(sse2|plain)_(columns|quads)"),
+                r"zero_packed|zero_unset|decoding_table|decode_column_blocks|bytes_to_columns|interleave_(quads|pairs|steps)|columns(4|8|16)|"
+                r"(sse2|plain)_(columns|quads|pairs)"),
     ("writes", r"OutputWriter|RingShadow|finish_output"),
     ("stream", r"Stream(Controller|Scheduler|Session)|ScanCost|InputFifo|FifoBlock|FastFifo|CnnEdges"),
     ("CPU and bus", r"libunicorn|\[\?\?\?\]$|UnicornCpu|CortexM4|RiscvCore|thumb_|AhbBus|RegisterBank|PowerControl|PowerDomain|"

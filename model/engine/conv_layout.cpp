@@ -44,7 +44,10 @@ bool make_byte_image(ConvImage& image) {
 namespace {
 
 // All-zero packed weights of `weights`' shape, in pairs or (`quads`) quads.
-PackedWeights zero_packed(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols, bool quads) {
+// An all-zero packing of that shape; with `unset`, quads are left for the
+// decoder to write or zero (WeightPlaces::unset).
+PackedWeights zero_packed(const LayerWeights& weights, uint32_t kernel_rows, uint32_t kernel_cols, bool quads,
+                          bool unset = false) {
     PackedWeights packed;
     const uint32_t segment = kernel_cols * weights.processors * weights.passes;
     packed.kernel_rows = kernel_rows;
@@ -54,7 +57,9 @@ PackedWeights zero_packed(const LayerWeights& weights, uint32_t kernel_rows, uin
     packed.blocks = static_cast<uint32_t>((weights.outputs + kBlockOutputs - 1) / kBlockOutputs);
     const std::size_t row_values = quads ? std::size_t{packed.row_quads} * 4 : std::size_t{packed.row_pairs} * 2;
     const std::size_t size = std::size_t{packed.blocks} * kernel_rows * row_values * kBlockOutputs;
-    if (quads)
+    if (quads && unset)
+        packed.bytes.resize(size);
+    else if (quads)
         packed.bytes.assign(size, 0);
     else
         packed.values.assign(size, 0);
@@ -141,7 +146,7 @@ PackedWeights fetch_packed_weights(const AcceleratorState& state, const LayerCon
         return pack_weights(shape, cfg.kernel_rows, cfg.kernel_cols, quads);
     }
     shape = weight_shape(cfg);
-    PackedWeights packed = zero_packed(shape, cfg.kernel_rows, cfg.kernel_cols, quads);
+    PackedWeights packed = zero_packed(shape, cfg.kernel_rows, cfg.kernel_cols, quads, true);
     // pack_weights()'s places: output o in lane o % 16 of block o / 16, each
     // (channel, tap) at its kernel_places() offset.
     const uint32_t channels = shape.processors * shape.passes;
@@ -150,8 +155,10 @@ PackedWeights fetch_packed_weights(const AcceleratorState& state, const LayerCon
     const std::size_t block_values =
         std::size_t{cfg.kernel_rows} * (quads ? packed.row_quads : packed.row_pairs) * kBlockOutputs * group;
     if (quads)
-        decode_weights(state, cfg, shape,
-                       {packed.bytes.data(), block_values, group, places.data(), shape.passes, shape.taps}, warnings);
+        decode_weights(
+            state, cfg, shape,
+            {packed.bytes.data(), block_values, group, places.data(), shape.passes, shape.taps, packed.bytes.size()},
+            warnings);
     else
         decode_weights(state, cfg, shape,
                        {packed.values.data(), block_values, group, places.data(), shape.passes, shape.taps}, warnings);

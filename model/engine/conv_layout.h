@@ -13,6 +13,8 @@
 #pragma once
 
 #include <cstdint>
+#include <new>
+#include <utility>
 #include <vector>
 
 #include "model/engine/dot_kernel.h"
@@ -46,6 +48,27 @@ bool make_byte_image(ConvImage& image);
 ConvImage make_conv_image(const InputPlanes& in, const LayerWeights& weights, uint32_t pad_rows, uint32_t pad_cols,
                           uint32_t spread);
 
+// An allocator whose resize() leaves new values unset: for buffers some
+// decoder writes in full (zeroing them first would cost as much again).
+template <typename T>
+struct UnsetAllocator : std::allocator<T> {
+    template <typename U>
+    struct rebind {
+        using other = UnsetAllocator<U>;
+    };
+    UnsetAllocator() = default;
+    template <typename U>
+    UnsetAllocator(const UnsetAllocator<U>&) noexcept {}
+    template <typename U>
+    void construct(U* p) noexcept {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <typename U, typename... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
 // The packed weights in one of the kernel's two layouts: int16 pairs
 // (`values`, ConvProblem::weights) or, for byte operands, int8 quads
 // (`bytes`, ConvProblem::weight_bytes); the other vector stays empty.
@@ -54,7 +77,9 @@ struct PackedWeights {
     uint32_t row_quads = 0;  // set in both layouts
     bool quads = false;
     std::vector<int16_t> values;
-    std::vector<int8_t> bytes;
+    // Written in full by whoever fills it (fetch_packed_weights() lets the
+    // decoder zero what it does not write), so never zeroed first.
+    std::vector<int8_t, UnsetAllocator<int8_t>> bytes;
 
     // Start of block `b`'s weights in the pair layout.
     const int16_t* block(uint32_t b) const {

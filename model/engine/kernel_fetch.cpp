@@ -64,8 +64,8 @@ struct KernelReader {
 
     // Decodes `taps` weights into dst[place[0..taps)]: taps are stored
     // last-first in the byte stream, so tap t is byte last_byte - t; byte b
-    // sits in plain word b / 9 at KernelWord[8 - b % 9]. Words beyond the
-    // memory leave 0.
+    // sits in plain word b / 9 at KernelWord[b % 9]. Words beyond the memory
+    // leave 0.
     template <typename T>
     void read(uint64_t last_byte, uint32_t taps, const int8_t* decode, T* dst, const std::size_t* place) {
         uint64_t plain = last_byte / 9;
@@ -75,7 +75,7 @@ struct KernelReader {
             if (word >= kernel_words) {
                 out_of_range = true;
             } else {
-                dst[place[t]] = decode[words[word][8 - position]];
+                dst[place[t]] = decode[words[word][position]];
                 any_written = any_written || written[word];
                 first_word = std::min(first_word, word);
             }
@@ -122,26 +122,11 @@ std::optional<KernelRun> kernel_run(const LayerConfig& c, uint64_t kernel_words,
     return run;
 }
 
-// Gathers weight processor i's bytes of the run from its kernel memory.
+// Gathers weight processor i's bytes of the run from its kernel memory:
+// words hold their bytes in fill order, back to back, so the run is one copy.
+static_assert(sizeof(KernelWord) == 9, "kernel words lie back to back, 9 bytes each");
 void gather_run(KernelRun& run, uint32_t i, const KernelWord* words) {
-    // Byte b of the stream is KernelWord[8 - b % 9] of word b / 9: each word
-    // reversed. On a little-endian host KernelWord[1..8] read as one 64-bit
-    // number and byte-swapped are stream bytes 0..7 (one bswap instead of
-    // eight byte moves); byte 8 is KernelWord[0].
-    uint8_t* dst = run.bytes.get() + i * run.processor_bytes;
-    for (uint64_t word = run.first_word; word <= run.last_word; ++word, dst += 9) {
-        const KernelWord& w = words[word];
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        uint64_t high;
-        std::memcpy(&high, w.data() + 1, sizeof high);
-        high = __builtin_bswap64(high);
-        std::memcpy(dst, &high, sizeof high);
-#else
-        dst[0] = w[8], dst[1] = w[7], dst[2] = w[6], dst[3] = w[5];
-        dst[4] = w[4], dst[5] = w[3], dst[6] = w[2], dst[7] = w[1];
-#endif
-        dst[8] = w[0];
-    }
+    std::memcpy(run.bytes.get() + i * run.processor_bytes, words[run.first_word].data(), run.processor_bytes);
 }
 
 // The run's last byte of kernel 0 in processor 0's gathered bytes.
@@ -150,33 +135,44 @@ std::size_t first_kernel_last_byte(const LayerConfig& c, const KernelRun& run) {
            run.first_word * 9;
 }
 
-// 8-bit weights into the quad layout, whole blocks at a time. Applies when
-// the places are quads (lane_step 4, steps of 4 * kBlockOutputs bytes) and
-// every weight of lane 0 lies in the first four bytes of its step: then step
-// s of a block is four columns (a weight of each of the block's outputs)
-// interleaved. Per block, each processor's kernel bytes of the block's
+// The steps of one block from their columns, in the layout of T: int8
+// quads or int16 pairs (weight_quads.h).
+void interleave_steps(const uint8_t* columns, const std::vector<uint32_t>& offsets, int8_t* out) {
+    interleave_quads(columns, offsets.data(), offsets.size() / 4, out);
+}
+void interleave_steps(const uint8_t* columns, const std::vector<uint32_t>& offsets, int16_t* out) {
+    interleave_pairs(columns, offsets.data(), offsets.size() / 2, out);
+}
+
+// 8-bit weights into the kernel's layout, whole blocks at a time: int8 quads
+// or int16 pairs (kGroup values of an output side by side). Applies when the
+// places are that layout (lane_step kGroup, steps of kGroup * kBlockOutputs
+// values) and every weight of lane 0 lies in the first kGroup values of its
+// step: then step s of a block is kGroup columns (a weight of each of the
+// block's outputs) interleaved. Per block, each processor's kernel bytes of the block's
 // outputs (stride bytes an output, back to back from kernel 0's first byte)
 // are turned into columns once; every step of the block is then written
 // from its four columns, zeros where no weight goes (the padding
 // zero_packed() leaves zero). Returns the outputs done, 0 when the places do
 // not fit.
-uint32_t decode_quad_blocks(const LayerConfig& c, const KernelRun& run, const WeightPlaces<int8_t>& to,
-                            uint32_t processors, uint32_t whole, std::size_t last) {
-    constexpr std::size_t kStep = 4 * kBlockOutputs;
-    if (to.lane_step != 4 || to.block_step % kStep != 0 || whole < kBlockOutputs) return 0;
+template <typename T>
+uint32_t decode_column_blocks(const LayerConfig& c, const KernelRun& run, const WeightPlaces<T>& to,
+                              uint32_t processors, uint32_t whole, std::size_t last) {
+    constexpr std::size_t kGroup = std::is_same_v<T, int8_t> ? 4 : 2, kStep = kGroup * kBlockOutputs;
+    if (to.lane_step != kGroup || to.block_step % kStep != 0 || whole < kBlockOutputs) return 0;
     const std::size_t slot = c.kernel_slot_bytes, taps = to.taps, passes = to.passes, stride = passes * slot;
     const std::size_t padded = (stride + 15) / 16 * 16;  // column positions per processor
     // Step s of a block takes value v from the column at byte offset
-    // quad[4 * s + v] of `columns`; the column after the processors' is zeros.
+    // quad[kGroup * s + v] of `columns`; the column after the processors' is zeros.
     const std::size_t processor_columns = padded * kColumnBytes;
     const uint32_t zeros = static_cast<uint32_t>(processors * processor_columns);
-    std::vector<uint32_t> quad(to.block_step / kStep * 4, zeros);
+    std::vector<uint32_t> quad(to.block_step / kStep * kGroup, zeros);
     for (std::size_t i = 0, m = 0; i < processors; ++i)
         for (std::size_t j = 0; j < passes; ++j)
             for (std::size_t t = 0; t < taps; ++t, ++m) {
                 const std::size_t place = to.kernel_offset[m];
-                if (place % kStep >= 4) return 0;
-                quad[place / kStep * 4 + place % 4] =
+                if (place % kStep >= kGroup) return 0;
+                quad[place / kStep * kGroup + place % kGroup] =
                     static_cast<uint32_t>(i * processor_columns + (j * slot + slot - 1 - t) * kColumnBytes);
             }
     thread_local std::vector<uint8_t> columns;
@@ -188,9 +184,17 @@ uint32_t decode_quad_blocks(const LayerConfig& c, const KernelRun& run, const We
         for (std::size_t i = 0; i < processors; ++i)
             bytes_to_columns(run.bytes.get() + i * run.processor_bytes + from + o * stride, stride, stride,
                              columns.data() + i * processor_columns);
-        interleave_quads(columns.data(), quad.data(), quad.size() / 4, to.at + to.output(o));
+        interleave_steps(columns.data(), quad, to.at + to.output(o));
     }
     return o;
+}
+
+// Zeroes the places of unset `to` from output `o`'s block on (o a multiple
+// of kBlockOutputs: the blocks before are written in full).
+template <typename T>
+void zero_unset(const WeightPlaces<T>& to, uint32_t o) {
+    const std::size_t from = to.output(o);
+    if (to.unset > from) std::memset(to.at + from, 0, (to.unset - from) * sizeof(T));
 }
 
 // 8-bit weights: one field per byte, so kernel k's slot follows kernel k -
@@ -218,7 +222,8 @@ void decode_byte_runs(const LayerConfig& c, const KernelRun& run, const int8_t* 
     const std::size_t *offset = from.data(), *place = to.kernel_offset, lane_step = to.lane_step;
     const uint32_t whole = static_cast<uint32_t>(run.kernels / passes);
     uint32_t o = 0;
-    if constexpr (Plain && std::is_same_v<T, int8_t>) o = decode_quad_blocks(c, run, to, processors, whole, last);
+    if constexpr (Plain) o = decode_column_blocks(c, run, to, processors, whole, last);
+    zero_unset(to, o);
     for (; o + kBlockOutputs <= whole; o += kBlockOutputs) {
         T* out = to.at + to.output(o);
         const uint8_t* first = bytes + o * stride;
@@ -400,8 +405,10 @@ void decode_kernels(const AcceleratorState& state, const LayerConfig& c, const L
     if (!c.calcx4 && !c.quad_fanout && w.taps <= slot && (bits & (bits - 1)) == 0 && bits <= 8)
         run = kernel_run(c, kernel_words, w.outputs * w.passes);
     const bool gathered = run && run->kernels > 0;  // none in range: nothing read, every weight 0
+    // Unset places are zeroed here unless decode_byte_runs() writes the first blocks in full.
+    if (!gathered || bits != 8) zero_unset(to, 0);
     if (gathered) {
-        // 16 bytes more, zeros: decode_quad_blocks() reads up to 15 bytes past a processor's.
+        // 16 bytes more, zeros: decode_column_blocks() reads up to 15 bytes past a processor's.
         const std::size_t gathered_bytes = w.processors * run->processor_bytes;
         run->bytes.reset(new uint8_t[gathered_bytes + 16]);
         std::memset(run->bytes.get() + gathered_bytes, 0, 16);

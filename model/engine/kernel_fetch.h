@@ -6,15 +6,16 @@
 // kernel (9 bytes for 3x3, k bytes for 1-D, 1 byte for 1x1) and has 8 address
 // units, so a q-bit kernel advances the address by q and 8/q narrow kernels share
 // one slot, each in its own q-bit field of every byte. Slots are packed back to
-// back in the 72-bit words in fill order: fill position 0 of a word is
-// KernelWord[8], position 8 is KernelWord[0]. A kernel's taps are filled last
-// tap first, so tap t of a 3x3 kernel sits in KernelWord[t]. The 1-D start
-// field (LREG_ONED[7:4]) offsets the first slot by whole bytes.
+// back in the 72-bit words in fill order: fill position p of a word is
+// KernelWord[p] (model/accel_state.h), so byte b of a processor's fill
+// stream is byte b of its words back to back. A kernel's taps are filled
+// last tap first, so tap t of a 3x3 kernel sits in KernelWord[8 - t]. The
+// 1-D start field (LREG_ONED[7:4]) offsets the first slot by whole bytes.
 //
-// KernelWord byte order (shared with the bus-side kernel memory protocol):
-// KernelWord[0] is the byte written at word offset +0 bits 7..0, KernelWord[1..4]
-// are offset +4 bits 31..0 (most significant first), KernelWord[5..8] offset +8;
-// in the packed ("mexpress") stream the bytes arrive as KernelWord[0], [1], ... [8].
+// The bus side (model/memories/kernel_memory_port.*) sees a word the other
+// way round: the byte written at word offset +0 bits 7..0, the first of an
+// express ("mexpress") stream's nine, is KernelWord[8]; offset +4 bits 31..0
+// (most significant first) are KernelWord[7..4], offset +8 KernelWord[3..0].
 #pragma once
 
 #include <cstddef>
@@ -62,6 +63,9 @@ struct WeightPlaces {
     std::size_t block_step = 0, lane_step = 0;
     const std::size_t* kernel_offset = nullptr;  // per (processor, pass, tap), in that order
     uint32_t passes = 0, taps = 0;
+    // Non-zero: the places at[0 .. unset) hold no values yet, and the decoder
+    // zeroes every one it does not write (else they are left as they were).
+    std::size_t unset = 0;
 
     std::size_t output(uint32_t o) const { return o / kBlockOutputs * block_step + o % kBlockOutputs * lane_step; }
     const std::size_t* kernel(uint32_t i) const { return kernel_offset + std::size_t{i} * passes * taps; }
@@ -75,7 +79,7 @@ LayerWeights fetch_weights(const AcceleratorState& state, const LayerConfig& cfg
 // The same weights (and warnings) as fetch_weights() for a layer that is
 // neither bypass nor depth-wise, written to `to` (`shape` from weight_shape())
 // instead of a dense array; places of weights beyond the mask end or memory
-// are left as they were.
+// are left as they were (zeroed where `to` is unset).
 void decode_weights(const AcceleratorState& state, const LayerConfig& cfg, const LayerWeights& shape,
                     const WeightPlaces<int16_t>& to, std::vector<EngineWarning>& warnings);
 // The same into int8 places (the kernel's byte operands).

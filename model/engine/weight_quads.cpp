@@ -25,6 +25,14 @@ void plain_quads(const uint8_t* columns, const uint32_t* column_offsets, std::si
         }
 }
 
+void plain_pairs(const uint8_t* columns, const uint32_t* column_offsets, std::size_t steps, int16_t* out) {
+    for (std::size_t s = 0; s < steps; ++s, out += 2 * kColumnBytes)
+        for (std::size_t v = 0; v < 2; ++v) {
+            const uint8_t* column = columns + column_offsets[2 * s + v];
+            for (std::size_t l = 0; l < kColumnBytes; ++l) out[2 * l + v] = static_cast<int8_t>(column[l]);
+        }
+}
+
 #if defined(__SSE2__)
 // Unpack rounds of a byte transposition: round r interleaves elements of 2^r
 // bytes of vectors 2i and 2i + 1 into vector i (low halves) and i + n / 2
@@ -128,6 +136,21 @@ void sse2_quads(const uint8_t* columns, const uint32_t* column_offsets, std::siz
         _mm_storeu_si128(dst + 3, _mm_unpackhi_epi16(high01, high23));
     }
 }
+
+// Bytes of columns 0 and 1 paired, then each byte doubled into a 16-bit lane
+// and shifted down with its sign: output l's two values side by side.
+void sse2_pairs(const uint8_t* columns, const uint32_t* column_offsets, std::size_t steps, int16_t* out) {
+    __m128i* dst = reinterpret_cast<__m128i*>(out);
+    for (std::size_t s = 0; s < steps; ++s, column_offsets += 2, dst += 4) {
+        const __m128i c0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(columns + column_offsets[0]));
+        const __m128i c1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(columns + column_offsets[1]));
+        const __m128i low = _mm_unpacklo_epi8(c0, c1), high = _mm_unpackhi_epi8(c0, c1);
+        _mm_storeu_si128(dst + 0, _mm_srai_epi16(_mm_unpacklo_epi8(low, low), 8));
+        _mm_storeu_si128(dst + 1, _mm_srai_epi16(_mm_unpackhi_epi8(low, low), 8));
+        _mm_storeu_si128(dst + 2, _mm_srai_epi16(_mm_unpacklo_epi8(high, high), 8));
+        _mm_storeu_si128(dst + 3, _mm_srai_epi16(_mm_unpackhi_epi8(high, high), 8));
+    }
+}
 #endif
 
 }  // namespace
@@ -148,6 +171,15 @@ void interleave_quads(const uint8_t* columns, const uint32_t* column_offsets, st
 #endif
     (void)how;
     plain_quads(columns, column_offsets, steps, out);
+}
+
+void interleave_pairs(const uint8_t* columns, const uint32_t* column_offsets, std::size_t steps, int16_t* out,
+                      ByteMoves how) {
+#if defined(__SSE2__)
+    if (how == ByteMoves::best) return sse2_pairs(columns, column_offsets, steps, out);
+#endif
+    (void)how;
+    plain_pairs(columns, column_offsets, steps, out);
 }
 
 }  // namespace ai8x

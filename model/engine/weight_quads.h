@@ -35,4 +35,11 @@ void bytes_to_columns(const uint8_t* rows, std::size_t row_stride, std::size_t l
 void interleave_quads(const uint8_t* columns, const uint32_t* column_offsets, std::size_t steps, int8_t* out,
                       ByteMoves how = ByteMoves::best);
 
+// The same for the kernel's int16 pair layout (8-bit weights beside inputs
+// that are not all bytes): step s takes value v from the column at
+// columns + column_offsets[2 * s + v]: out[32 * s + 2 * l + v] = that
+// column's byte l as a signed value.
+void interleave_pairs(const uint8_t* columns, const uint32_t* column_offsets, std::size_t steps, int16_t* out,
+                      ByteMoves how = ByteMoves::best);
+
 }  // namespace ai8x

@@ -9,7 +9,10 @@
 namespace ai8x {
 
 namespace {
-// Slot byte that holds weight k[i] in the four-write layout (little-endian bus words).
+// Slot byte that holds bus byte i of a word in the four-write layout
+// (little-endian bus words): bus byte 0 is offset +0 bits 7..0, bytes 1..4
+// offset +4 bits 31..0 and 5..8 offset +8, most significant first. A word
+// keeps its bytes in fill order (KernelWord), bus byte i at KernelWord[8 - i].
 constexpr unsigned kSlotByteOfWeight[9] = {0, 7, 6, 5, 4, 11, 10, 9, 8};
 }  // namespace
 
@@ -73,7 +76,7 @@ void KernelMemoryPort::stream_word(uint32_t value, uint64_t offset) {
             overflow_reported_ = true;
         } else {
             KernelWord& k = word_at(stream_instance_, stream_word_);
-            std::copy(stream_bytes_.begin(), stream_bytes_.begin() + 9, k.begin());
+            std::copy(stream_bytes_.begin(), stream_bytes_.begin() + 9, k.rbegin());  // bus order, reversed
             mark_written(stream_instance_, stream_word_);
         }
         ++stream_word_;
@@ -85,7 +88,7 @@ uint32_t KernelMemoryPort::read_lanes(uint32_t instance, uint32_t word, unsigned
     ++instances_[instance]->activity.bus.reads;
     const KernelWord& k = word_at(instance, word);
     std::array<uint8_t, 16> slot{};
-    for (unsigned i = 0; i < 9; ++i) slot[kSlotByteOfWeight[i]] = k[i];
+    for (unsigned i = 0; i < 9; ++i) slot[kSlotByteOfWeight[i]] = k[8 - i];
     uint32_t v;
     std::memcpy(&v, &slot[lane], 4);
     return v;
@@ -97,7 +100,7 @@ void KernelMemoryPort::write_lanes(uint32_t instance, uint32_t word, unsigned la
     if (lane != 12) return;
     // The write to the last lane executes the staged word.
     KernelWord& k = word_at(instance, word);
-    for (unsigned i = 0; i < 9; ++i) k[i] = staged_[kSlotByteOfWeight[i]];
+    for (unsigned i = 0; i < 9; ++i) k[8 - i] = staged_[kSlotByteOfWeight[i]];
     mark_written(instance, word);
 }
 

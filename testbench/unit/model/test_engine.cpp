@@ -79,9 +79,9 @@ TEST_CASE("1x1 convolution sums processors, adds bias, rounds and applies ReLU",
     b.reg(LREG_WPTR_MOFFS) = 1u << 13;
     b.put(0, 0, 10);
     b.put(1, 0, -3);
-    // First kernel of a 1x1 layer: the first byte in kernel fill order (KernelWord[8]).
-    b.state.kernel[0][0][8] = 5;
-    b.state.kernel[1][0][8] = static_cast<uint8_t>(-7);
+    // First kernel of a 1x1 layer: the first byte in kernel fill order (KernelWord[0]).
+    b.state.kernel[0][0][0] = 5;
+    b.state.kernel[1][0][0] = static_cast<uint8_t>(-7);
 
     SECTION("shift +7 stores the raw sum") {
         b.reg(LREG_POST) = kShiftPlus7;
@@ -96,7 +96,7 @@ TEST_CASE("1x1 convolution sums processors, adds bias, rounds and applies ReLU",
         CHECK(b.get(0, 0x200, 0) == static_cast<int>(expected));
     }
     SECTION("ReLU clamps a negative result") {
-        b.state.kernel[0][0][8] = static_cast<uint8_t>(-5);
+        b.state.kernel[0][0][0] = static_cast<uint8_t>(-5);
         b.reg(LREG_POST) = kShiftPlus7;
         b.reg(LREG_LCTL) = kRelu;
         LayerEngine(b.state).run();
@@ -122,7 +122,7 @@ TEST_CASE("3x3 convolution with padding matches a direct computation", "[engine]
     int k[9];
     for (int t = 0; t < 9; ++t) {
         k[t] = t - 4;
-        b.state.kernel[0][0][t] = static_cast<uint8_t>(static_cast<int8_t>(k[t]));  // tap t in byte t
+        b.state.kernel[0][0][8 - t] = static_cast<uint8_t>(static_cast<int8_t>(k[t]));  // taps filled last first
     }
     b.state.kernel_written[0][0] = 1;
     const EngineResult r = LayerEngine(b.state).run();

@@ -65,7 +65,8 @@ LayerConfig random_input_layer(std::mt19937& rng, uint32_t words) {
     c.pad_cols = pick(0, 2);
     c.pool_enabled = pick(0, 2) == 0;
     c.pool_max = pick(0, 1) == 1;
-    c.pool_rows = c.pool_cols = c.pool_stride = c.pool_enabled ? pick(1, std::min(2u, std::min(c.in_rows, c.in_cols))) : 1;
+    c.pool_rows = c.pool_cols = c.pool_stride =
+        c.pool_enabled ? pick(1, std::min(2u, std::min(c.in_rows, c.in_cols))) : 1;
     c.pooled_rows = (c.in_rows - c.pool_rows) / c.pool_stride + 1;
     c.pooled_cols = (c.in_cols - c.pool_cols) / c.pool_stride + 1;
     for (int p = 0; p < 16; ++p)

@@ -32,6 +32,13 @@ std::vector<uint32_t> pack_express(const std::vector<KernelWord>& kernels) {
     return words;
 }
 
+// A stored word's bytes in bus order (bus byte 0 first): a word keeps them
+// in fill order, the reverse (model/accel_state.h KernelWord).
+KernelWord bus_order(const KernelWord& stored) {
+    return {stored[8], stored[7], stored[6], stored[5], stored[4], stored[3], stored[2], stored[1], stored[0]};
+}
+
+// Nine distinct bytes in bus order.
 KernelWord kernel(uint8_t seed) {
     KernelWord k;
     for (unsigned i = 0; i < 9; ++i) k[i] = uint8_t(seed * 9 + i + 1);
@@ -130,8 +137,8 @@ TEST_CASE("kernel memory: four-write protocol round trip on every processor", "[
             const KernelWord first = kernel(uint8_t(global)), last = kernel(uint8_t(global + 100));
             four_write(b, word_addr(g, q, p, 0), first);
             four_write(b, word_addr(g, q, p, g.words - 1), last);
-            CHECK(b.accel.state().kernel[global][0] == first);
-            CHECK(b.accel.state().kernel[global][g.words - 1] == last);
+            CHECK(bus_order(b.accel.state().kernel[global][0]) == first);
+            CHECK(bus_order(b.accel.state().kernel[global][g.words - 1]) == last);
             const uint64_t s = word_addr(g, q, p, g.words - 1);
             CHECK(b.read(s) == last[0]);
             CHECK(b.read(s + 4) == (uint32_t(last[1]) << 24 | last[2] << 16 | last[3] << 8 | last[4]));
@@ -150,7 +157,8 @@ TEST_CASE("kernel memory: the word is stored only by the write to slot+12", "[me
     REQUIRE(b.write(slot + 8, 0x05060708) == tlm::TLM_OK_RESPONSE);
     CHECK(b.accel.state().kernel[0][5] == KernelWord{});
     REQUIRE(b.write(slot + 12, 0) == tlm::TLM_OK_RESPONSE);
-    CHECK(b.accel.state().kernel[0][5] == KernelWord{0x55, 1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(bus_order(b.accel.state().kernel[0][5]) == KernelWord{0x55, 1, 2, 3, 4, 5, 6, 7, 8});
+    CHECK(b.accel.state().kernel[0][5][0] == 8);  // fill order: the bus's last byte first
 }
 
 TEST_CASE("kernel memory: express protocol streams packed kernels", "[memories]") {
@@ -183,7 +191,7 @@ TEST_CASE("kernel memory: express protocol streams packed kernels", "[memories]"
             a += 4;
         }
         const uint32_t global = ch.q * g.instances_per_quadrant + ch.p;
-        for (unsigned i = 0; i < ch.count; ++i) CHECK(b.accel.state().kernel[global][ch.start + i] == ks[i]);
+        for (unsigned i = 0; i < ch.count; ++i) CHECK(bus_order(b.accel.state().kernel[global][ch.start + i]) == ks[i]);
         // Read back through the four-write layout.
         const uint64_t s = word_addr(g, ch.q, ch.p, ch.start);
         CHECK(b.read(s) == ks[0][0]);
@@ -208,7 +216,7 @@ TEST_CASE("kernel memory: express stream past the last word is dropped, not wrap
         REQUIRE(b.write(a, w) == tlm::TLM_OK_RESPONSE);
         a += 4;
     }
-    CHECK(b.accel.state().kernel[0][g.words - 1] == ks[0]);
+    CHECK(bus_order(b.accel.state().kernel[0][g.words - 1]) == ks[0]);
     CHECK(b.accel.state().kernel[1][0] == KernelWord{});
     CHECK(b.accel.state().kernel[0][0] == KernelWord{});
 }
@@ -273,6 +281,7 @@ TEST_CASE("kernel memory: a generated express KERNELS array loads and re-packs t
         const unsigned count = len * 4 / 9;
         std::vector<KernelWord> stored(&b.accel.state().kernel[q * g.instances_per_quadrant + p][start],
                                        &b.accel.state().kernel[q * g.instances_per_quadrant + p][start + count]);
+        for (KernelWord& k : stored) k = bus_order(k);
         const std::vector<uint32_t> repacked = pack_express(stored);
         REQUIRE(repacked.size() <= len);
         for (size_t n = 0; n < repacked.size(); ++n) CHECK(repacked[n] == k[i + 2 + n]);

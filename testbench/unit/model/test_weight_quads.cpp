@@ -49,3 +49,26 @@ TEST_CASE("columns interleaved into quad steps, each step from its own four colu
                 REQUIRE(best[s * 4 * kColumnBytes + 4 * l + v] == want);
             }
 }
+
+TEST_CASE("columns interleaved into int16 pair steps, each step from its own two columns", "[engine][weight_quads]") {
+    std::mt19937 rng(16);
+    constexpr std::size_t kColumns = 7, kSteps = 6;
+    std::vector<uint8_t> columns(kColumns * kColumnBytes);
+    for (uint8_t& b : columns) b = static_cast<uint8_t>(rng());
+    std::vector<uint32_t> offsets(2 * kSteps);
+    for (uint32_t& offset : offsets) offset = static_cast<uint32_t>(rng() % kColumns * kColumnBytes);
+    std::vector<int16_t> best(kSteps * 2 * kColumnBytes, 1), plain(kSteps * 2 * kColumnBytes, 1);
+    interleave_pairs(columns.data(), offsets.data(), kSteps, best.data(), ByteMoves::best);
+    interleave_pairs(columns.data(), offsets.data(), kSteps, plain.data(), ByteMoves::plain);
+    int negative = 0;
+    for (std::size_t s = 0; s < kSteps; ++s)
+        for (std::size_t l = 0; l < kColumnBytes; ++l)
+            for (std::size_t v = 0; v < 2; ++v) {
+                const int16_t want = static_cast<int8_t>(columns[offsets[2 * s + v] + l]);
+                INFO("step " << s << " output " << l << " value " << v);
+                REQUIRE(plain[s * 2 * kColumnBytes + 2 * l + v] == want);
+                REQUIRE(best[s * 2 * kColumnBytes + 2 * l + v] == want);
+                negative += want < 0;
+            }
+    CHECK(negative > 20);  // signs are extended, not zero-filled
+}
