@@ -31,7 +31,7 @@ PARTS = [
               r"make_conv_image|ReceptiveFields|stream_plane|stream_words|max_pool|avg_pool|eltwise|pixel_channels|"
               r"move_pixels|plain_pixels|(one|two|four)_pass"),
     ("weights", r"fetch_weights|pack_weights|make_weight_rows|unpack_weight|spread_depthwise|decode_weights|"
-                r"decode_kernels|decode_byte_runs|decode_narrow_run|gather_run|kernel_run|fetch_packed_weights|"
+                r"decode_kernels|decode_byte_runs|decode_narrow_run|locate_run|kernel_run|fetch_packed_weights|"
                 r"zero_packed|zero_unset|decoding_table|decode_column_blocks|bytes_to_columns|interleave_(quads|pairs|steps)|columns(4|8|16)|"
                 r"(sse2|plain)_(columns|quads|pairs)"),
     ("writes", r"OutputWriter|RingShadow|finish_output"),

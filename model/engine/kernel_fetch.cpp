@@ -93,7 +93,7 @@ struct KernelReader {
 // kernel k (k = o * passes + j) at mask address mask_start + k * bits, the
 // kernels up to the mask end. The mask registers are the layer's, so the
 // range is the same for every processor: bytes [first, last] of its stream,
-// gathered once into stream order, and every weight is then one table
+// read where they lie (kernel words are in stream order), and every weight is one table
 // look-up, instead of the word and position arithmetic of KernelReader per
 // tap. The same weights and flags as KernelReader::read over the same
 // kernels; nullopt when the range reaches beyond kernel memory (KernelReader
@@ -103,9 +103,10 @@ struct KernelRun {
     uint64_t first_word = 0;  // the words holding their bytes, first_word .. last_word
     uint64_t last_word = 0;
     std::size_t processor_bytes = 0;  // (last_word - first_word + 1) * 9
-    // Per weight processor, its stream bytes 9 * first_word, 9 * first_word + 1,
-    // ... (whole words); not zeroed first, gather_run() fills every byte.
-    std::unique_ptr<uint8_t[]> bytes;
+    // Per weight processor, where its stream bytes 9 * first_word,
+    // 9 * first_word + 1, ... (whole words) are: locate_run() says.
+    std::vector<const uint8_t*> start;
+    std::unique_ptr<uint8_t[]> copy;  // the processors' bytes copied, where needed
 };
 
 std::optional<KernelRun> kernel_run(const LayerConfig& c, uint64_t kernel_words, uint32_t kernels) {
@@ -122,14 +123,30 @@ std::optional<KernelRun> kernel_run(const LayerConfig& c, uint64_t kernel_words,
     return run;
 }
 
-// Gathers weight processor i's bytes of the run from its kernel memory:
-// words hold their bytes in fill order, back to back, so the run is one copy.
+// Finds weight processor i's bytes of the run: kernel words hold their
+// bytes in fill order, back to back, so the run is read where it lies when
+// 16 bytes after it are still memory (the column moves read up to 15 bytes
+// past a row; what they read there goes nowhere); else from a copy with 16
+// zeros after the last processor's.
 static_assert(sizeof(KernelWord) == 9, "kernel words lie back to back, 9 bytes each");
-void gather_run(KernelRun& run, uint32_t i, const KernelWord* words) {
-    std::memcpy(run.bytes.get() + i * run.processor_bytes, words[run.first_word].data(), run.processor_bytes);
+void locate_run(KernelRun& run, uint32_t i, uint32_t processors, const std::vector<KernelWord>& memory) {
+    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(memory.data()) + run.first_word * 9;
+    run.start.resize(processors);
+    if ((run.last_word + 1) * 9 + 16 <= memory.size() * 9) {
+        run.start[i] = bytes;
+        return;
+    }
+    const std::size_t copied = processors * run.processor_bytes;
+    if (!run.copy) {
+        run.copy.reset(new uint8_t[copied + 16]);
+        std::memset(run.copy.get() + copied, 0, 16);
+    }
+    uint8_t* own = run.copy.get() + i * run.processor_bytes;
+    std::memcpy(own, bytes, run.processor_bytes);
+    run.start[i] = own;
 }
 
-// The run's last byte of kernel 0 in processor 0's gathered bytes.
+// The last byte of kernel 0 in a processor's run bytes.
 std::size_t first_kernel_last_byte(const LayerConfig& c, const KernelRun& run) {
     return std::size_t{c.mask_start >> 3} * c.kernel_slot_bytes + c.oned_start_byte + c.kernel_slot_bytes - 1 -
            run.first_word * 9;
@@ -182,8 +199,7 @@ uint32_t decode_column_blocks(const LayerConfig& c, const KernelRun& run, const 
     uint32_t o = 0;
     for (; o + kBlockOutputs <= whole; o += kBlockOutputs) {
         for (std::size_t i = 0; i < processors; ++i)
-            bytes_to_columns(run.bytes.get() + i * run.processor_bytes + from + o * stride, stride, stride,
-                             columns.data() + i * processor_columns);
+            bytes_to_columns(run.start[i] + from + o * stride, stride, stride, columns.data() + i * processor_columns);
         interleave_steps(columns.data(), quad, to.at + to.output(o));
     }
     return o;
@@ -199,8 +215,8 @@ void zero_unset(const WeightPlaces<T>& to, uint32_t o) {
 
 // 8-bit weights: one field per byte, so kernel k's slot follows kernel k -
 // 1's, and kernel k = o * passes + j lies at the same place of every
-// processor's gathered bytes: weight (o, i, j, t) is the byte
-// i * processor_bytes + last + o * stride + j * slot - t (`last` kernel 0's
+// processor's bytes: weight (o, i, j, t) is byte
+// last + o * stride + j * slot - t of processor i's run (`last` kernel 0's
 // last byte, `stride` = passes * slot). The outputs whose kernels all lie
 // inside the mask range go a block at a time: per weight of the block's first
 // output, its kBlockOutputs outputs' bytes are `stride` apart and their places
@@ -213,38 +229,35 @@ void decode_byte_runs(const LayerConfig& c, const KernelRun& run, const int8_t* 
     const std::size_t slot = c.kernel_slot_bytes, taps = to.taps, passes = to.passes, stride = passes * slot;
     const std::size_t last = first_kernel_last_byte(c, run);
     const std::size_t weights = processors * passes * taps;
-    std::vector<std::size_t> from(weights);
+    std::vector<const uint8_t*> from(weights);  // weight m of output 0
     for (std::size_t i = 0, m = 0; i < processors; ++i)
         for (std::size_t j = 0; j < passes; ++j)
-            for (std::size_t t = 0; t < taps; ++t) from[m++] = i * run.processor_bytes + last + j * slot - t;
+            for (std::size_t t = 0; t < taps; ++t) from[m++] = run.start[i] + last + j * slot - t;
     auto value = [decode](uint8_t byte) { return Plain ? static_cast<int8_t>(byte) : decode[byte]; };
-    const uint8_t* bytes = run.bytes.get();
-    const std::size_t *offset = from.data(), *place = to.kernel_offset, lane_step = to.lane_step;
+    const uint8_t* const* first = from.data();
+    const std::size_t *place = to.kernel_offset, lane_step = to.lane_step;
     const uint32_t whole = static_cast<uint32_t>(run.kernels / passes);
     uint32_t o = 0;
     if constexpr (Plain) o = decode_column_blocks(c, run, to, processors, whole, last);
     zero_unset(to, o);
     for (; o + kBlockOutputs <= whole; o += kBlockOutputs) {
         T* out = to.at + to.output(o);
-        const uint8_t* first = bytes + o * stride;
         for (std::size_t m = 0; m < weights; ++m) {
-            const uint8_t* src = first + offset[m];
+            const uint8_t* src = first[m] + o * stride;
             T* dst = out + place[m];
             for (std::size_t lane = 0; lane < kBlockOutputs; ++lane) dst[lane * lane_step] = value(src[lane * stride]);
         }
     }
     for (; o < whole; ++o) {
         T* out = to.at + to.output(o);
-        const uint8_t* first = bytes + o * stride;
-        for (std::size_t m = 0; m < weights; ++m) out[place[m]] = value(first[offset[m]]);
+        for (std::size_t m = 0; m < weights; ++m) out[place[m]] = value(first[m][o * stride]);
     }
     const std::size_t cut = run.kernels - std::size_t{whole} * passes;  // kernels of output `whole` in range
     if (cut == 0) return;
     T* out = to.at + to.output(whole);
-    const uint8_t* first = bytes + whole * stride;
     for (std::size_t i = 0; i < processors; ++i)
         for (std::size_t m = i * passes * taps, end = m + cut * taps; m < end; ++m)
-            out[place[m]] = value(first[offset[m]]);
+            out[place[m]] = value(first[m][whole * stride]);
 }
 
 // 1-, 2- and 4-bit weights: 8 / bits kernels share a slot, each in its own
@@ -269,13 +282,13 @@ void decode_field_run(const LayerConfig& c, const KernelRun& run, const int8_t* 
 template <typename T>
 void decode_narrow_run(const LayerConfig& c, const KernelRun& run, const int8_t* decoded, uint32_t i,
                        const WeightPlaces<T>& places) {
-    // The slot's last byte, relative to the processor's gathered bytes (which
+    // The slot's last byte, relative to the processor's run bytes (which
     // start at the run's first word): often negative, so it is added to an
     // index, never to the pointer (a wrapped unsigned offset is undefined
     // pointer arithmetic).
     const std::ptrdiff_t last_offset = static_cast<std::ptrdiff_t>(c.oned_start_byte + (c.kernel_slot_bytes - 1)) -
                                        static_cast<std::ptrdiff_t>(run.first_word * 9);
-    decode_field_run(c, run, decoded, run.bytes.get() + i * run.processor_bytes, last_offset, places, i);
+    decode_field_run(c, run, decoded, run.start[i], last_offset, places, i);
 }
 
 // Notes the words of a run as KernelReader would have read them.
@@ -408,12 +421,8 @@ void decode_kernels(const AcceleratorState& state, const LayerConfig& c, const L
     // Unset places are zeroed here unless decode_byte_runs() writes the first blocks in full.
     if (!gathered || bits != 8) zero_unset(to, 0);
     if (gathered) {
-        // 16 bytes more, zeros: decode_column_blocks() reads up to 15 bytes past a processor's.
-        const std::size_t gathered_bytes = w.processors * run->processor_bytes;
-        run->bytes.reset(new uint8_t[gathered_bytes + 16]);
-        std::memset(run->bytes.get() + gathered_bytes, 0, 16);
         for (uint32_t i = 0; i < w.processors; ++i)
-            gather_run(*run, i, state.kernel[c.processors[w.processor_index[i]].global].data());
+            locate_run(*run, i, w.processors, state.kernel[c.processors[w.processor_index[i]].global]);
         const bool plain = c.weight_format == arith::WeightFormat::Bits8 && !c.binary_weights;
         if (bits == 8 && plain) decode_byte_runs<true>(c, *run, decoded, to, w.processors);
         if (bits == 8 && !plain) decode_byte_runs<false>(c, *run, decoded, to, w.processors);
