@@ -25,6 +25,7 @@
 
 namespace ai8x {
 
+class HostProfile;
 class WorkerPool;
 
 // One 72-bit kernel memory word: nine 8-bit weights (or packed 1/2/4-bit weights).
@@ -126,6 +127,9 @@ struct AcceleratorState {
     // (`run --threads`); null runs everything on the calling thread. Not owned
     // (the Accelerator owns its pool); not part of the architectural state.
     WorkerPool* compute_pool = nullptr;
+    // Where the layer engine books its wall time per layer and stage
+    // (AI8XSIM_HOST_PROFILE, model/engine/host_profile.h); null: nowhere.
+    HostProfile* host_profile = nullptr;
 
     // Clears memories, registers and counters to their reset contents.
     void reset();

@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "model/engine/host_profile.h"
 #include "model/memories/memory_port.h"
 #include "model/registers/fifo_registers.h"
 #include "model/registers/quadrant_registers.h"
@@ -49,6 +50,8 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
     stream_ = std::make_unique<StreamController>("stream", cfg_.timing, *fifo_);
 
     connect_power_control();
+    host_profile_ = HostProfile::from_environment();
+    state_.host_profile = host_profile_.get();
 
     std::sort(regions_.begin(), regions_.end(), [](const Region& a, const Region& b) { return a.base < b.base; });
     SC_THREAD(sequencer);
@@ -245,6 +248,7 @@ void Accelerator::sequencer() {
                       plan.last_layer);
 
         state_.clear_layer_activity();
+        if (host_profile_) host_profile_->start_inference();
         if (observer_) observer_->inference_started(sc_core::sc_time_stamp(), cnn_clock_hz_);
         // Per-state costs of this inference: the pipeline's output cost depends
         // on REG_CTL and on the clock at the start (model/timing/pipeline.h).

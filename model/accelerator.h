@@ -200,7 +200,8 @@ private:
     uint64_t busy_cycles_ = 0;
     EngineResult last_result_;
     bool capture_layers_ = false;
-    std::unique_ptr<WorkerPool> compute_pool_;  // null: single-threaded
+    std::unique_ptr<WorkerPool> compute_pool_;   // null: single-threaded
+    std::unique_ptr<HostProfile> host_profile_;  // AI8XSIM_HOST_PROFILE; null: off
     InferenceCycles last_timing_;
     ActivityObserver* observer_ = nullptr;
 };

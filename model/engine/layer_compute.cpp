@@ -8,6 +8,7 @@
 
 #include "model/engine/conv_layout.h"
 #include "model/engine/dot_kernel.h"
+#include "model/engine/host_profile.h"
 #include "model/engine/worker_pool.h"
 
 namespace ai8x {
@@ -21,9 +22,11 @@ constexpr std::size_t kMaxBufferedBytes = std::size_t{1} << 22;
 
 // Host-side threading threshold: a share of a layer's pixels handed to
 // another thread is at least this many multiply lanes (padding included),
-// about 0.05 ms of one core's work, so the hand-off (a few microseconds)
-// stays small against it. Smaller layers stay on one thread.
-constexpr std::size_t kMinLanesPerShare = std::size_t{1} << 21;
+// 10-20 us of one core's work. The layer engine holds the pool while it runs
+// the layers, so a worker spins for work and takes a share within 1-3 us
+// (worker_pool.h; a sleeping worker took 25-40 us here, which is why this
+// was 2^21 before). Smaller layers stay on one thread.
+constexpr std::size_t kMinLanesPerShare = std::size_t{1} << 19;
 // Shares per thread: items are claimed dynamically, so a few per thread even
 // out a thread that starts late or is interrupted by other processes.
 constexpr std::size_t kSharesPerThread = 4;
@@ -239,10 +242,13 @@ void compute_convolution(const AcceleratorState& state, const LayerConfig& cfg, 
         else
             part.weights = packed.block(first);
         part.bias = biases.values.data() + std::size_t{first} * kBlockOutputs;
+        host_lap(state.host_profile, HostStage::other);
         compute_all_pixels(state.compute_pool, part, pixels, results.get(), cfg.layer);
+        host_lap(state.host_profile, HostStage::kernel);
         const uint32_t first_output = first * kBlockOutputs;
         const uint32_t end_output = std::min<uint32_t>(weights.outputs, first_output + part.blocks * kBlockOutputs);
         write_outputs(cfg, weights, part, results.get(), first_output, end_output, pixels, out, biases, warnings);
+        host_lap(state.host_profile, HostStage::writes);
     }
     stats.macs = uint64_t{pixels} * weights.outputs * weights.processors * weights.passes * weights.taps;
     count_convolution_activity(state, cfg, weights, pixels);

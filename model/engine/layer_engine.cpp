@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <optional>
 
+#include "model/engine/host_profile.h"
 #include "model/engine/image_fetch.h"
 #include "model/engine/input_fetch.h"
 #include "model/engine/kernel_fetch.h"
 #include "model/engine/layer_compute.h"
 #include "model/engine/layer_config.h"
 #include "model/engine/output_writer.h"
+#include "model/engine/worker_pool.h"
 #include "model/sequencing.h"
 
 namespace ai8x {
@@ -128,6 +130,8 @@ EngineResult LayerEngine::run() {
     // The layers as the sequencer takes them (snoop units and one-shot mode
     // decide at run time, model/sequencing.h).
     SequenceRun walk(state_, plan);
+    // The layers follow each other at once: the pool's worker spins between them.
+    const WorkerPool::Hold hold(state_.compute_pool);
     for (int layer = walk.first(); layer >= 0; layer = walk.after(layer)) {
         walk.before(layer);
         result.layers.push_back(run_layer(layer, result.warnings));
@@ -146,6 +150,16 @@ EngineResult LayerEngine::run() {
 }
 
 LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks) {
+    HostProfile* const profile = state_.host_profile;
+    if (!profile) return compute_layer(layer, warnings, hooks);
+    const auto shared_calls = [this] { return state_.compute_pool ? state_.compute_pool->shared_calls() : 0; };
+    profile->start_layer(layer, shared_calls());
+    LayerStats stats = compute_layer(layer, warnings, hooks);
+    profile->finish_layer(shared_calls());
+    return stats;
+}
+
+LayerStats LayerEngine::compute_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks) {
     LayerStats stats;
     stats.layer = layer;
     if (layer < 0 || static_cast<uint32_t>(layer) >= state_.cfg.max_layers) {
@@ -167,10 +181,13 @@ LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warning
 
     OutputWriter writer(state_, *cfg, warnings);
     writer.set_sink(hooks.output);
+    host_lap(state_.host_profile, HostStage::decode);
     if (!cfg->convolution) {
         const InputPlanes input = fetch_inputs(state_, *cfg, warnings, hooks.input);
         stats.input_reads = input.word_reads;
+        host_lap(state_.host_profile, HostStage::input);
         compute_passthrough(*cfg, input, writer, stats);
+        host_lap(state_.host_profile, HostStage::writes);
         if (captured_) captured_->push_back(read_back_passthrough(*cfg, input.passes, stats, writer));
         return stats;
     }
@@ -178,8 +195,10 @@ LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warning
     // in [0, 127] takes the kernel's byte operands, the weights then packed in quads.
     ConvImage image = fetch_conv_input(state_, *cfg, hooks, stats, warnings);
     const bool bytes = make_byte_image(image);
+    host_lap(state_.host_profile, HostStage::input);
     LayerWeights weights;
     const PackedWeights packed = fetch_packed_weights(state_, *cfg, weights, warnings, bytes);
+    host_lap(state_.host_profile, HostStage::weights);
     compute_convolution(state_, *cfg, image, weights, packed, writer, stats, warnings);
     if (captured_) captured_->push_back(read_back(*cfg, weights, stats, writer));
     return stats;

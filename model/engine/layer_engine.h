@@ -97,6 +97,9 @@ public:
     void set_capture(bool on) { capture_ = on; }
 
 private:
+    // run_layer() without the host profile's start and end.
+    LayerStats compute_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks);
+
     AcceleratorState& state_;
     bool capture_ = false;
     std::vector<LayerOutput>* captured_ = nullptr;  // set during run() when capturing

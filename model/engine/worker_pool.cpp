@@ -15,6 +15,27 @@ namespace {
 // instead of waiting for workers that may all be busy with the outer call.
 thread_local bool t_in_body = false;
 
+// One pause of a spin loop: tells the core (and a hypervisor watching for
+// spinning) that this is a wait.
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#else
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+#endif
+}
+
+// Spins until `done()` or `limit` has passed; returns done().
+template <typename Done>
+bool spin_until(Done done, std::chrono::microseconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    for (unsigned i = 1;; ++i) {
+        if (done()) return true;
+        if (i % 64 == 0 && std::chrono::steady_clock::now() >= deadline) return false;
+        cpu_relax();
+    }
+}
+
 class InBody {
 public:
     InBody() : outer_(t_in_body) { t_in_body = true; }
@@ -59,6 +80,33 @@ WorkerPool::~WorkerPool() {
     for (std::thread& t : workers_) t.join();
 }
 
+WorkerPool::Hold::Hold(WorkerPool* pool) : pool_(pool && pool->hold() ? pool : nullptr) {}
+
+WorkerPool::Hold::~Hold() {
+    if (pool_) pool_->release();
+}
+
+bool WorkerPool::hold() {
+    if (workers_.empty()) return false;
+    {
+        // A pool that shares only with a spare core spins only with one.
+        std::unique_lock<std::mutex> submit(submit_, std::try_to_lock);
+        if (!submit.owns_lock() || (headroom_ && !headroom_->spare_core())) return false;
+    }
+    // Sleeping workers are left asleep: an inference with nothing to share
+    // then pays no wake-up (about 10 us of the caller's); the first shared
+    // call wakes them, and they spin from then on.
+    holds_.fetch_add(1);
+    return true;
+}
+
+void WorkerPool::release() { holds_.fetch_sub(1); }
+
+unsigned long WorkerPool::sleeps() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return sleeps_;
+}
+
 unsigned WorkerPool::default_threads() { return std::clamp(std::thread::hardware_concurrency(), 1u, 2u); }
 
 void WorkerPool::run_inline(std::size_t count, const Body& body) {
@@ -97,37 +145,78 @@ bool WorkerPool::for_each(std::size_t count, const Body& body) {
 
     ++shared_calls_;
     Job job(body, count);
+    bool wake = false;
     {
         std::lock_guard<std::mutex> lock(mutex_);
         job_ = &job;
-        ++generation_;
+        generation_.fetch_add(1);
+        wake = sleeping_ > 0;  // spinning workers see the generation change
     }
-    work_ready_.notify_all();
+    if (wake) work_ready_.notify_all();
     run_items(job, 0);
-    {
-        // Close the job (a worker waking up now finds nothing to join) and
-        // wait only for the workers still inside it.
-        std::unique_lock<std::mutex> lock(mutex_);
-        job_ = nullptr;
-        work_done_.wait(lock, [this] { return joined_ == 0; });
-    }
+    close_job();
     if (job.error) std::rethrow_exception(job.error);
     return true;
+}
+
+void WorkerPool::close_job() {
+    {
+        // A worker looking for work now finds nothing to join.
+        std::lock_guard<std::mutex> lock(mutex_);
+        job_ = nullptr;
+    }
+    // Wait only for the workers still inside the job: spinning while held
+    // (a worker's last item is short), then asleep.
+    if (holds_.load(std::memory_order_relaxed) > 0) spin_until([this] { return joined_.load() == 0; }, kSpin);
+    std::unique_lock<std::mutex> lock(mutex_);
+    caller_waiting_ = true;
+    work_done_.wait(lock, [this] { return joined_.load() == 0; });
+    caller_waiting_ = false;
+}
+
+WorkerPool::Job* WorkerPool::join_job(unsigned long& seen) {
+    const unsigned long now = generation_.load();
+    if (job_ == nullptr || now == seen) return nullptr;
+    seen = now;
+    joined_.fetch_add(1);
+    return job_;
+}
+
+bool WorkerPool::spin_for_work(unsigned long seen) const {
+    bool held = true;
+    const bool news = spin_until(
+        [&] {
+            if (generation_.load() != seen || stopping_.load()) return true;
+            held = holds_.load(std::memory_order_relaxed) > 0;
+            return !held;
+        },
+        kSpin);
+    return news && held;
 }
 
 void WorkerPool::worker_main(unsigned slot) {
     unsigned long seen = 0;
     std::unique_lock<std::mutex> lock(mutex_);
     for (;;) {
-        work_ready_.wait(lock, [&] { return stopping_ || (job_ != nullptr && generation_ != seen); });
         if (stopping_) return;
-        seen = generation_;
-        Job& job = *job_;
-        ++joined_;
-        lock.unlock();
-        run_items(job, slot);
-        lock.lock();
-        if (--joined_ == 0) work_done_.notify_all();
+        if (Job* job = join_job(seen)) {
+            lock.unlock();
+            run_items(*job, slot);
+            lock.lock();
+            if (joined_.fetch_sub(1) == 1 && caller_waiting_) work_done_.notify_all();
+            continue;
+        }
+        seen = generation_.load();  // a wake-up to spin, or nothing new
+        if (holds_.load() > 0) {
+            lock.unlock();
+            const bool news = spin_for_work(seen);
+            lock.lock();
+            if (news) continue;
+        }
+        ++sleeping_;
+        ++sleeps_;
+        work_ready_.wait(lock, [&] { return stopping_ || generation_.load() != seen; });
+        --sleeping_;
     }
 }
 

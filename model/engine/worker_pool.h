@@ -10,8 +10,18 @@
 //
 // Only pure computation belongs in a body: no SystemC process, no logging, no
 // shared counters. The pool never calls anything but the bodies it is given.
+//
+// Hand-offs: a sleeping worker is woken through the kernel (a futex), which
+// on a virtual machine costs the caller about 10 us and the worker 25-35 us
+// before it runs (measured, bench/README.md, "threads round"). While a Hold
+// is alive (the layer engine holds the pool for an inference's layers), a
+// worker done with a call spins for up to kSpin before it sleeps, and the
+// next call finds it ready; the caller likewise spins for the worker's last item.
+// Neither spins without a Hold, so an idle simulation never burns a core.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <cstddef>
@@ -58,26 +68,61 @@ public:
     // inline): lets tests see that a computation really was shared.
     unsigned long shared_calls() const { return shared_calls_; }
 
+    // How often a worker has fallen asleep (found no work, or spun for
+    // kSpin without any): lets tests see that spinning ends.
+    unsigned long sleeps() const;
+
     // The thread count `--threads` defaults to: two, or one on a single-core host.
     static unsigned default_threads();
+
+    // How long an idle worker spins for the next call while the pool is held.
+    static constexpr std::chrono::microseconds kSpin{2000};
+
+    // While alive, a worker that finishes its part of a call spins for the
+    // next one (at most kSpin at a time) instead of sleeping: for a burst of
+    // calls close together, e.g. an inference's layers. Holds nest; a pool
+    // without workers (or null) ignores them, and so does a pool that shares
+    // only with a spare core while there is none.
+    class Hold {
+    public:
+        explicit Hold(WorkerPool* pool);
+        ~Hold();
+        Hold(const Hold&) = delete;
+        Hold& operator=(const Hold&) = delete;
+
+    private:
+        WorkerPool* pool_;
+    };
 
 private:
     struct Job;
     void worker_main(unsigned slot);
+    // Spins until a job newer than `seen` is published, the pool stops, the
+    // hold ends or kSpin passes; true when there may be something to do.
+    bool spin_for_work(unsigned long seen) const;
+    // Joins the published job if it is newer than `seen` (under mutex_).
+    Job* join_job(unsigned long& seen);
+    void close_job();
     void run_items(Job& job, unsigned slot);
     static void run_inline(std::size_t count, const Body& body);
+    bool hold();  // false: not held (no workers, no spare core, another thread's call)
+    void release();
 
     std::unique_ptr<CpuHeadroom> headroom_;  // set with only_with_spare_core
     std::vector<std::thread> workers_;
     std::mutex submit_;  // one for_each at a time uses the workers
 
-    std::mutex mutex_;  // guards everything below
+    mutable std::mutex mutex_;  // guards the plain members below; the atomics change under it too
     std::condition_variable work_ready_;
     std::condition_variable work_done_;
-    Job* job_ = nullptr;            // the job workers may join; null when closed
-    unsigned long generation_ = 0;  // counts jobs, so a worker joins each at most once
-    unsigned joined_ = 0;           // workers inside the current job
-    bool stopping_ = false;
+    Job* job_ = nullptr;                        // the job workers may join; null when closed
+    std::atomic<unsigned long> generation_{0};  // counts jobs and wake-ups to spin; spinners watch it
+    std::atomic<unsigned> joined_{0};           // workers inside the current job
+    std::atomic<bool> stopping_{false};
+    std::atomic<unsigned> holds_{0};  // live Holds: idle workers spin
+    unsigned sleeping_ = 0;           // workers waiting on work_ready_
+    unsigned long sleeps_ = 0;        // times a worker began waiting on it
+    bool caller_waiting_ = false;     // the caller waits on work_done_
     unsigned long shared_calls_ = 0;  // written under submit_
 };
 

@@ -49,9 +49,11 @@ EngineOutcome collect(const AcceleratorState& state, const EngineResult& result)
 
 }  // namespace
 
-EngineOutcome run_engine(const DeviceConfig& cfg, const std::string& name, bool fifo, WorkerPool* pool) {
+EngineOutcome run_engine(const DeviceConfig& cfg, const std::string& name, bool fifo, WorkerPool* pool,
+                         HostProfile* profile) {
     AcceleratorState state(cfg);
     state.compute_pool = pool;
+    state.host_profile = profile;
     const GoldenVector vec = load_vector(kVectors + "/" + name);
     apply_vector(vec, state);
     if (!fifo) {

@@ -10,8 +10,9 @@
 #include "tlm/device_config.h"
 
 namespace ai8x {
+class HostProfile;
 class WorkerPool;
-}
+}  // namespace ai8x
 
 namespace ai8x::test {
 
@@ -28,8 +29,10 @@ struct EngineOutcome {
 
 // Runs golden vector `name` of ../shared/vectors on the engine alone with
 // `pool` (null: single-threaded): plain vectors directly, FIFO and streaming
-// ones (`fifo`) through the streaming controller; layer outputs captured.
-EngineOutcome run_engine(const DeviceConfig& cfg, const std::string& name, bool fifo, WorkerPool* pool);
+// ones (`fifo`) through the streaming controller; layer outputs captured;
+// wall time booked to `profile` when given.
+EngineOutcome run_engine(const DeviceConfig& cfg, const std::string& name, bool fifo, WorkerPool* pool,
+                         HostProfile* profile = nullptr);
 
 // CHECKs that two outcomes are the same in every part.
 void require_same(const EngineOutcome& a, const EngineOutcome& b);

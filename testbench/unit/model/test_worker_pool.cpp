@@ -73,11 +73,13 @@ TEST_CASE("worker pool: zero items call nothing, and one thread runs the items i
     CHECK(single.shared_calls() == 0);
 }
 
-TEST_CASE("worker pool: a worker takes items while the caller is busy with one", "[engine][threads]") {
-    // Whichever thread claims item 0 waits until item 1 has run, which only
-    // another thread can claim: without a working worker this cannot finish.
-    // The wait has a generous bound so a broken pool fails instead of hanging.
-    WorkerPool pool(2);
+namespace {
+
+// Whichever thread claims item 0 waits until item 1 has run, which only
+// another thread can claim: without a working worker this cannot finish.
+// The wait has a generous bound so a broken pool fails instead of hanging.
+void require_worker_takes_item(WorkerPool& pool) {
+    const unsigned long calls = pool.shared_calls();
     std::mutex m;
     std::condition_variable cv;
     bool item1_done = false, item0_saw_item1 = false;
@@ -95,7 +97,71 @@ TEST_CASE("worker pool: a worker takes items while the caller is busy with one",
     });
     CHECK(item0_saw_item1);
     CHECK(item0_thread != item1_thread);
-    CHECK(pool.shared_calls() == 1);
+    CHECK(pool.shared_calls() == calls + 1);
+}
+
+// Waits (at most a minute) until the workers of `pool` have fallen asleep
+// `count` times since `before` (WorkerPool::sleeps()).
+bool workers_fall_asleep(const WorkerPool& pool, unsigned long before, unsigned long count) {
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (pool.sleeps() < before + count)
+        if (std::chrono::steady_clock::now() > give_up)
+            return false;
+        else
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return true;
+}
+
+}  // namespace
+
+TEST_CASE("worker pool: a worker takes items while the caller is busy with one", "[engine][threads]") {
+    WorkerPool pool(2);
+    require_worker_takes_item(pool);
+    // The same from a worker spinning for work (held) as from a sleeping one.
+    const WorkerPool::Hold hold(&pool);
+    for (int round = 0; round < 20; ++round) require_worker_takes_item(pool);
+}
+
+TEST_CASE("worker pool: while held, every call runs each item once, nested holds too", "[engine][threads]") {
+    for (unsigned threads : {1u, 2u, 3u}) {
+        WorkerPool pool(threads);
+        const WorkerPool::Hold hold(&pool);
+        for (int round = 0; round < 300; ++round) {
+            const std::size_t count = 1 + std::size_t(round) % 37;
+            INFO("threads " << threads << ", round " << round);
+            PoolTally tally(count);
+            const WorkerPool::Hold inner(round % 3 == 0 ? &pool : nullptr);
+            pool.for_each(count, [&](std::size_t i, unsigned slot) { tally.record(i, slot); });
+            CHECK(tally.each_once());
+        }
+    }
+    const WorkerPool::Hold none(nullptr);  // no pool: nothing to hold
+}
+
+TEST_CASE("worker pool: an idle worker sleeps, held or not, once its bounded spin is over", "[engine][threads]") {
+    WorkerPool pool(3);
+    CHECK(workers_fall_asleep(pool, 0, 2));  // started, nothing to do
+    for (int round = 0; round < 3; ++round) {
+        INFO("round " << round);
+        const unsigned long before = pool.sleeps();
+        const WorkerPool::Hold hold(&pool);  // the call wakes them; they spin after it
+        PoolTally tally(16);
+        pool.for_each(16, [&](std::size_t i, unsigned slot) { tally.record(i, slot); });
+        CHECK(tally.each_once());
+        // Still held: the spin is bounded (WorkerPool::kSpin), then each sleeps again.
+        CHECK(workers_fall_asleep(pool, before, 2));
+    }
+    // Pools stop cleanly right after a hold ends, their workers still spinning.
+    for (int round = 0; round < 20; ++round) {
+        auto held = std::make_unique<WorkerPool>(2);
+        {
+            const WorkerPool::Hold hold(held.get());
+            PoolTally tally(8);
+            held->for_each(8, [&](std::size_t i, unsigned slot) { tally.record(i, slot); });
+            CHECK(tally.each_once());
+        }
+        held.reset();
+    }
 }
 
 TEST_CASE("worker pool: an exception in a body reaches the caller, the lowest index's", "[engine][threads]") {
