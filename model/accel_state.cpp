@@ -65,9 +65,10 @@ std::vector<Member*> project(const std::vector<MemoryArray<Word>*>& arrays, Memb
 }
 }  // namespace
 
-AcceleratorState::AcceleratorState(const DeviceConfig& c, Unbound) : cfg(c) {}
+AcceleratorState::AcceleratorState(const DeviceConfig& c, Unbound) : cfg(c), layer_noted_(c.max_layers, 0) {}
 
-AcceleratorState::AcceleratorState(const DeviceConfig& c) : cfg(c), detached_(std::make_unique<Detached>()) {
+AcceleratorState::AcceleratorState(const DeviceConfig& c)
+    : cfg(c), detached_(std::make_unique<Detached>()), layer_noted_(c.max_layers, 0) {
     Detached& d = *detached_;
     const uint32_t quads = cfg.quadrants, layers = cfg.max_layers;
     StateBinding b;
@@ -129,18 +130,41 @@ void AcceleratorState::reset() {
     for (auto& a : kernel_arrays) a.clear();
     for (auto& a : bias_arrays) a.clear();
     for (auto& r : quadrant) r.clear();
-    clear_layer_activity();
+    clear_all_layer_activity();
     fifo_ctl = fifo_stat = aon_ctl = 0;
     oneshot_resume = -1;
 }
 
-void AcceleratorState::clear_layer_activity() {
+void AcceleratorState::clear_all_layer_activity() {
     for (auto& a : data_sram_arrays) a.activity.clear_layers();
     for (auto& a : tram_arrays) a.activity.clear_layers();
     for (auto& a : kernel_arrays) a.activity.clear_layers();
     for (auto& a : bias_arrays) a.activity.clear_layers();
     for (auto& p : processor_activity) p.clear_layers();
     for (auto& q : quadrant_activity) q.clear_layers();
+    active_layers_.clear();
+    layer_noted_.assign(cfg.max_layers, 0);
+}
+
+void AcceleratorState::note_layer_activity(int layer) {
+    const auto l = static_cast<std::size_t>(layer);
+    if (layer < 0 || l >= layer_noted_.size() || layer_noted_[l]) return;
+    layer_noted_[l] = 1;
+    active_layers_.push_back(layer);
+}
+
+void AcceleratorState::clear_layer_activity() {
+    for (const int layer : active_layers_) {
+        const auto l = static_cast<std::size_t>(layer);
+        for (auto& a : data_sram_arrays) a.activity.clear_layer(l);
+        for (auto& a : tram_arrays) a.activity.clear_layer(l);
+        for (auto& a : kernel_arrays) a.activity.clear_layer(l);
+        for (auto& a : bias_arrays) a.activity.clear_layer(l);
+        for (auto& p : processor_activity) p.clear_layer(l);
+        for (auto& q : quadrant_activity) q.clear_layer(l);
+        layer_noted_[l] = 0;
+    }
+    active_layers_.clear();
 }
 
 }  // namespace ai8x

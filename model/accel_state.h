@@ -27,6 +27,7 @@ namespace ai8x {
 
 class HostProfile;
 class WorkerPool;
+struct LayerDecodeCache;
 
 // One 72-bit kernel memory word: nine 8-bit weights (or packed 1/2/4-bit weights).
 using KernelWord = std::array<uint8_t, 9>;
@@ -131,14 +132,28 @@ struct AcceleratorState {
     // (AI8XSIM_HOST_PROFILE, model/engine/host_profile.h); null: nowhere.
     HostProfile* host_profile = nullptr;
 
+    // Layers decoded from their registers (decode_layer(),
+    // model/engine/layer_config.h), each kept with the register values it was
+    // decoded from and used again only while they are the same: a cache, not
+    // part of the architectural state.
+    mutable std::shared_ptr<LayerDecodeCache> decoded_layers;
+
     // Clears memories, registers and counters to their reset contents.
     void reset();
-    // Clears the per-layer activity counters (an inference starts).
+    // Clears the per-layer activity counters (an inference starts): those of
+    // the layers noted since the last clear, the only ones that can be set.
     void clear_layer_activity();
+    // Every writer of a per-layer activity counter notes its layer first
+    // (the layer engine for each layer it runs, the sequencer for the busy
+    // cycles), so that clearing touches a few layers, not all max_layers.
+    void note_layer_activity(int layer);
 
 private:
     struct Detached;
     std::unique_ptr<Detached> detached_;
+    std::vector<int> active_layers_;    // noted since the last clear, each once
+    std::vector<uint8_t> layer_noted_;  // [layer]: 1 when in active_layers_
+    void clear_all_layer_activity();
 };
 
 }  // namespace ai8x

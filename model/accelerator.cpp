@@ -327,6 +327,7 @@ uint32_t Accelerator::quadrants_in_layer(int layer, const std::vector<int>& runn
 void Accelerator::record_quadrant_activity(const std::vector<int>& running_quadrants) {
     for (const TimedLayer& t : last_timing_.layers) {
         const uint32_t mask = quadrants_in_layer(t.layer, running_quadrants);
+        if (mask) state_.note_layer_activity(t.layer);
         for (int q : running_quadrants)
             if (mask >> q & 1) state_.quadrant_activity[q].busy_cycles[t.layer] += t.cycles.total();
     }

@@ -34,7 +34,7 @@ bool make_byte_image(ConvImage& image) {
     for (std::size_t n = 0; n < count; ++n) high_bits |= static_cast<uint16_t>(values[n]);
     image.bytes.clear();
     if (high_bits & 0xff80u) return false;
-    image.bytes.resize(count - kImageSlack + kByteImageSlack);
+    image.bytes.resize(count - kImageSlack + kByteImageSlack);  // not zeroed: written whole below
     uint8_t* bytes = image.bytes.data();
     for (std::size_t n = 0; n < count; ++n) bytes[n] = static_cast<uint8_t>(values[n]);
     std::fill(image.bytes.begin() + static_cast<std::ptrdiff_t>(count), image.bytes.end(), uint8_t{0});

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <utility>
 #include <vector>
@@ -22,31 +23,6 @@
 #include "model/engine/kernel_fetch.h"
 
 namespace ai8x {
-
-struct ConvImage {
-    uint32_t rows = 0, cols = 0;  // padded geometry
-    uint32_t channels = 0;
-    // (row * cols + col) * channels + channel, then kImageSlack zeros.
-    std::vector<int16_t> values;
-    // The same values as bytes, then kByteImageSlack zeros, when every value
-    // lies in [0, 127]: the byte operands of dot_kernel.h. Empty otherwise
-    // (make_byte_image() fills it).
-    std::vector<uint8_t> bytes;
-
-    // An all-zero image of that geometry (slack included).
-    ConvImage(uint32_t rows, uint32_t cols, uint32_t channels);
-    int16_t* at(uint32_t row, uint32_t col) { return values.data() + (std::size_t{row} * cols + col) * channels; }
-};
-
-// Fills image.bytes and returns true when every value of the image is in
-// [0, 127]; leaves it empty and returns false otherwise.
-bool make_byte_image(ConvImage& image);
-
-// Copies the planes of the weight processors into a zero-padded channel-last
-// image. Padding is inserted after pooling; with `spread` > 1 every value is
-// followed by spread - 1 zeros in both directions (transposed convolution).
-ConvImage make_conv_image(const InputPlanes& in, const LayerWeights& weights, uint32_t pad_rows, uint32_t pad_cols,
-                          uint32_t spread);
 
 // An allocator whose resize() leaves new values unset: for buffers some
 // decoder writes in full (zeroing them first would cost as much again).
@@ -68,6 +44,31 @@ struct UnsetAllocator : std::allocator<T> {
         ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
     }
 };
+
+struct ConvImage {
+    uint32_t rows = 0, cols = 0;  // padded geometry
+    uint32_t channels = 0;
+    // (row * cols + col) * channels + channel, then kImageSlack zeros.
+    std::vector<int16_t> values;
+    // The same values as bytes, then kByteImageSlack zeros, when every value
+    // lies in [0, 127]: the byte operands of dot_kernel.h. Empty otherwise
+    // (make_byte_image() fills it).
+    std::vector<uint8_t, UnsetAllocator<uint8_t>> bytes;
+
+    // An all-zero image of that geometry (slack included).
+    ConvImage(uint32_t rows, uint32_t cols, uint32_t channels);
+    int16_t* at(uint32_t row, uint32_t col) { return values.data() + (std::size_t{row} * cols + col) * channels; }
+};
+
+// Fills image.bytes and returns true when every value of the image is in
+// [0, 127]; leaves it empty and returns false otherwise.
+bool make_byte_image(ConvImage& image);
+
+// Copies the planes of the weight processors into a zero-padded channel-last
+// image. Padding is inserted after pooling; with `spread` > 1 every value is
+// followed by spread - 1 zeros in both directions (transposed convolution).
+ConvImage make_conv_image(const InputPlanes& in, const LayerWeights& weights, uint32_t pad_rows, uint32_t pad_cols,
+                          uint32_t spread);
 
 // The packed weights in one of the kernel's two layouts: int16 pairs
 // (`values`, ConvProblem::weights) or, for byte operands, int8 quads

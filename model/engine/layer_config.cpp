@@ -85,6 +85,7 @@ struct LayerRegs {
 // Processors and masks of every enabled quadrant; the first quadrant with an
 // enabled processor leads (its shared registers are used).
 void decode_processors(const LayerRegs& reg, LayerConfig& c) {
+    c.processors.reserve(reg.quadrants.size() * reg.cfg.processors_per_quadrant);
     for (int q : reg.quadrants) {
         const uint32_t ena = reg(q, LREG_ENA);
         for (uint32_t p = 0; p < reg.cfg.processors_per_quadrant && p < reg.f.LREG_ENA.PRO_EN.width; ++p) {
@@ -327,11 +328,10 @@ void decode_pointers(const LayerRegs& reg, LayerConfig& c) {
     for (int q : reg.quadrants) c.quadrant_write_base[q] = f.LREG_WPTR_BASE.WPTR_BASE.get(reg(q, LREG_WPTR_BASE));
 }
 
-}  // namespace
-
-std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer,
-                                        const std::vector<int>& enabled_quadrants,
-                                        std::vector<EngineWarning>& warnings) {
+// The layer from its registers, every time.
+std::optional<LayerConfig> decode_registers(const AcceleratorState& state, int layer,
+                                            const std::vector<int>& enabled_quadrants,
+                                            std::vector<EngineWarning>& warnings) {
     const RegisterFields& fields = register_fields(state.cfg);
     const LayerRegs reg{state, state.cfg, fields, layer, enabled_quadrants, warnings};
     LayerConfig c;
@@ -349,6 +349,56 @@ std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer
     decode_pixel_pitch(reg, c);
     decode_pointers(reg, c);
     return c;
+}
+
+// Everything decode_registers() reads besides the device description: the
+// enabled quadrants, and of each one its control and layer count registers
+// and its per-layer registers of `layer`.
+void registers_of(const AcceleratorState& state, int layer, const std::vector<int>& quadrants,
+                  std::vector<uint32_t>& values) {
+    values.clear();
+    values.push_back(static_cast<uint32_t>(quadrants.size()));
+    for (int q : quadrants) {
+        const QuadrantRegisters& r = state.quadrant[static_cast<std::size_t>(q)];
+        values.insert(values.end(), {static_cast<uint32_t>(q), r.ctl, r.lcnt_max});
+        for (const std::vector<uint32_t>& kind : r.lreg) values.push_back(kind[static_cast<std::size_t>(layer)]);
+    }
+}
+
+}  // namespace
+
+// One decoded layer per layer index, with the registers it came from.
+struct LayerDecodeCache {
+    struct Entry {
+        bool filled = false;
+        std::vector<uint32_t> registers;  // registers_of() when decoded
+        std::optional<LayerConfig> config;
+        std::vector<EngineWarning> warnings;
+    };
+    std::vector<Entry> layers;     // [layer]
+    std::vector<uint32_t> lookup;  // registers_of() now
+};
+
+std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer,
+                                        const std::vector<int>& enabled_quadrants,
+                                        std::vector<EngineWarning>& warnings) {
+    if (layer < 0 || static_cast<uint32_t>(layer) >= state.cfg.max_layers)
+        return decode_registers(state, layer, enabled_quadrants, warnings);
+    // The layer engine and the timing walk decode each layer of an
+    // inference, and every inference decodes the same registers again.
+    if (!state.decoded_layers) state.decoded_layers = std::make_shared<LayerDecodeCache>();
+    LayerDecodeCache& cache = *state.decoded_layers;
+    cache.layers.resize(state.cfg.max_layers);
+    LayerDecodeCache::Entry& entry = cache.layers[static_cast<std::size_t>(layer)];
+    registers_of(state, layer, enabled_quadrants, cache.lookup);
+    if (!entry.filled || entry.registers != cache.lookup) {
+        entry.warnings.clear();
+        entry.config = decode_registers(state, layer, enabled_quadrants, entry.warnings);
+        entry.registers.swap(cache.lookup);
+        entry.filled = true;
+    }
+    warnings.insert(warnings.end(), entry.warnings.begin(), entry.warnings.end());
+    return entry.config;
 }
 
 }  // namespace ai8x

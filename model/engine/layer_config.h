@@ -148,7 +148,9 @@ struct LayerConfig {
 };
 
 // Decodes `layer` from the registers of the enabled quadrants. Returns nothing
-// (and adds a warning) when the layer cannot run at all.
+// (and adds a warning) when the layer cannot run at all. The decoded layer and
+// its warnings are kept in state.decoded_layers with the register values they
+// came from, and given again while those are unchanged.
 std::optional<LayerConfig> decode_layer(const AcceleratorState& state, int layer,
                                         const std::vector<int>& enabled_quadrants,
                                         std::vector<EngineWarning>& warnings);

@@ -134,7 +134,7 @@ EngineResult LayerEngine::run() {
     const WorkerPool::Hold hold(state_.compute_pool);
     for (int layer = walk.first(); layer >= 0; layer = walk.after(layer)) {
         walk.before(layer);
-        result.layers.push_back(run_layer(layer, result.warnings));
+        result.layers.push_back(run_layer(layer, result.warnings, {}, &plan));
     }
     merge_warnings(result.warnings);
     for (const auto& w : result.warnings) {
@@ -149,24 +149,28 @@ EngineResult LayerEngine::run() {
     return result;
 }
 
-LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks) {
+LayerStats LayerEngine::run_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks,
+                                  const SequencePlan* planned) {
     HostProfile* const profile = state_.host_profile;
-    if (!profile) return compute_layer(layer, warnings, hooks);
+    if (!profile) return compute_layer(layer, warnings, hooks, planned);
     const auto shared_calls = [this] { return state_.compute_pool ? state_.compute_pool->shared_calls() : 0; };
     profile->start_layer(layer, shared_calls());
-    LayerStats stats = compute_layer(layer, warnings, hooks);
+    LayerStats stats = compute_layer(layer, warnings, hooks, planned);
     profile->finish_layer(shared_calls());
     return stats;
 }
 
-LayerStats LayerEngine::compute_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks) {
+LayerStats LayerEngine::compute_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks,
+                                      const SequencePlan* planned) {
     LayerStats stats;
     stats.layer = layer;
     if (layer < 0 || static_cast<uint32_t>(layer) >= state_.cfg.max_layers) {
         warnings.push_back({-1, layer, "REG_LCNT_MAX", "layer index outside the register file"});
         return stats;
     }
-    const SequencePlan plan = plan_sequence(state_);
+    state_.note_layer_activity(layer);  // the stages below count its activity
+    const SequencePlan own = planned ? SequencePlan{} : plan_sequence(state_);
+    const SequencePlan& plan = planned ? *planned : own;
     std::optional<LayerConfig> cfg = decode_layer(state_, layer, plan.enabled_quadrants, warnings);
     if (!cfg) return stats;
 

@@ -71,6 +71,7 @@ struct EngineResult {
 
 class InputWordSource;
 class OutputWordSink;
+struct SequencePlan;
 
 // Redirections of a layer's reads and writes, used by the streaming controller
 // (model/stream/) for layers that read or feed an input ring.
@@ -88,7 +89,10 @@ public:
     EngineResult run();
 
     // Runs a single layer (used by the sequencer when it interleaves work with time).
-    LayerStats run_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks = {});
+    // `plan`: plan_sequence() of the current registers when the caller has it
+    // (run() plans once for all its layers); null: planned here.
+    LayerStats run_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks = {},
+                         const SequencePlan* plan = nullptr);
 
     // Where run_layer() records layer outputs when called directly (nullptr: nowhere).
     void set_capture_target(std::vector<LayerOutput>* outputs) { captured_ = outputs; }
@@ -98,7 +102,8 @@ public:
 
 private:
     // run_layer() without the host profile's start and end.
-    LayerStats compute_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks);
+    LayerStats compute_layer(int layer, std::vector<EngineWarning>& warnings, const LayerHooks& hooks,
+                             const SequencePlan* planned);
 
     AcceleratorState& state_;
     bool capture_ = false;

@@ -1,6 +1,7 @@
 #include "model/engine/output_writer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <string>
 
 namespace ai8x {
@@ -86,6 +87,23 @@ void write_lanes(const OutputWriter::Stretch& s, unsigned lane, const int8_t* va
     }
 }
 
+// All four lanes: each word is the four values as they lie in memory (value k
+// in byte k, lane k, on a little-endian host), stored whole; consecutive
+// words get their written flags in one fill.
+void write_words(const OutputWriter::Stretch& s, const int8_t* values, std::size_t value_stride, uint64_t stride) {
+    if (stride == 1) {
+        for (std::size_t m = 0; m < s.count; ++m) std::memcpy(s.words + m, values + m * value_stride, 4);
+        std::memset(s.written, 1, s.count);
+        return;
+    }
+    for (std::size_t m = 0; m < s.count; ++m) {
+        std::memcpy(s.words + m * stride, values + m * value_stride, 4);
+        s.written[m * stride] = 1;
+    }
+}
+
+constexpr bool kLittleEndianHost = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
 }  // namespace
 
 OutputWriter::Stretch OutputWriter::stretch(uint32_t base, uint32_t t, uint64_t first, uint64_t stride,
@@ -166,7 +184,12 @@ void OutputWriter::write8_group(int quadrant, uint32_t base, uint32_t t, unsigne
             case 1: write_lanes<1>(s, t % 4, v, value_stride, stride); break;
             case 2: write_lanes<2>(s, t % 4, v, value_stride, stride); break;
             case 3: write_lanes<3>(s, t % 4, v, value_stride, stride); break;
-            default: write_lanes<4>(s, t % 4, v, value_stride, stride); break;
+            default:
+                if (kLittleEndianHost)
+                    write_words(s, v, value_stride, stride);
+                else
+                    write_lanes<4>(s, t % 4, v, value_stride, stride);
+                break;
         }
         last_instance_ = s.instance;
         writes_[last_instance_] += uint64_t{s.count} * n;

@@ -5,6 +5,7 @@
 // layer engine models (docs/activity.md says what each one counts).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct MemoryActivity {
 
     void size_for(uint32_t layers) { by_layer.assign(layers, AccessCounts{}); }
     void clear_layers() { by_layer.assign(by_layer.size(), AccessCounts{}); }
+    void clear_layer(std::size_t layer) { by_layer[layer] = AccessCounts{}; }
     AccessCounts layer_total() const {
         AccessCounts t;
         for (const AccessCounts& a : by_layer) {
@@ -38,6 +40,7 @@ struct ProcessorActivity {
 
     void size_for(uint32_t layers) { macs.assign(layers, 0); }
     void clear_layers() { macs.assign(macs.size(), 0); }
+    void clear_layer(std::size_t layer) { macs[layer] = 0; }
 };
 
 // One quadrant: CNN clock cycles it spent on each layer (a quadrant is busy in
@@ -47,6 +50,7 @@ struct QuadrantActivity {
 
     void size_for(uint32_t layers) { busy_cycles.assign(layers, 0); }
     void clear_layers() { busy_cycles.assign(busy_cycles.size(), 0); }
+    void clear_layer(std::size_t layer) { busy_cycles[layer] = 0; }
 };
 
 }  // namespace ai8x

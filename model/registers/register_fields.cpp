@@ -10,6 +10,17 @@ namespace ai8x {
 
 const RegisterFields& register_fields(const DeviceConfig& cfg) {
     if (!cfg.registers) throw ConfigError(cfg.source_path + ": device description has no register_map");
+    // The layer engine asks per layer: this thread's last answer first, no
+    // lock. Sharing its owner with cfg.registers means the same description
+    // (the weak reference keeps the control block from being reused), which
+    // is alive, so its entry below is still there.
+    struct LastAnswer {
+        std::weak_ptr<const RegisterMap> map;
+        const RegisterFields* fields = nullptr;
+    };
+    thread_local LastAnswer last;
+    if (last.fields && !last.map.owner_before(cfg.registers) && !cfg.registers.owner_before(last.map))
+        return *last.fields;
     // Keyed by the shared description: copies of a DeviceConfig share it, and
     // whoever holds the fields holds a copy. An entry goes with the last copy
     // (a process running many simulations loads many), and before any look-up,
@@ -19,10 +30,15 @@ const RegisterFields& register_fields(const DeviceConfig& cfg) {
     const std::lock_guard<std::mutex> lock(mutex);
     resolved.erase(std::remove_if(resolved.begin(), resolved.end(), [](const auto& e) { return e.first.expired(); }),
                    resolved.end());
-    for (const auto& [map, fields] : resolved)
-        if (map.lock() == cfg.registers) return *fields;
-    resolved.emplace_back(cfg.registers, std::make_unique<const RegisterFields>(*cfg.registers));
-    return *resolved.back().second;
+    const auto found = std::find_if(resolved.begin(), resolved.end(),
+                                    [&cfg](const auto& e) { return e.first.lock() == cfg.registers; });
+    const RegisterFields* fields = found != resolved.end() ? found->second.get() : nullptr;
+    if (!fields) {
+        resolved.emplace_back(cfg.registers, std::make_unique<const RegisterFields>(*cfg.registers));
+        fields = resolved.back().second.get();
+    }
+    last = {cfg.registers, fields};
+    return *fields;
 }
 
 KernelRangeFields kernel_range_fields(const RegisterFields& f) {

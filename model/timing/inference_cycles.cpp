@@ -20,7 +20,9 @@ InferenceCycles inference_cycles(const TimingModel& model, const AcceleratorStat
         const auto layer = decode_layer(state, l, plan.enabled_quadrants, warnings);
         if (!layer) continue;
         const LayerCycles cycles = model.layer_breakdown(*layer, layer_timeslots(state, *layer));
-        spdlog::debug("timing: layer {}: {} cycles ({})", l, cycles.total(), describe(cycles));
+        // describe() builds a string: only when the line is printed.
+        if (spdlog::should_log(spdlog::level::debug))
+            spdlog::debug("timing: layer {}: {} cycles ({})", l, cycles.total(), describe(cycles));
         result.layers.push_back({l, cycles, layer->passes});
     }
     return result;

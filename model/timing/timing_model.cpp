@@ -118,24 +118,34 @@ LayerCycles TimingModel::layer_breakdown(const LayerWalk& w) const {
     // A single output channel in a single pass needs one more write per channel.
     const int64_t single_channel = (w.output_channels == 1 && w.passes == 1) ? 1 : 0;
 
-    for (int64_t r = 0; r < frame_rows; ++r) {
-        const bool pad_row = r < w.pad_rows || r >= w.pad_rows + w.rows;
-        const bool output_row = r >= w.kernel_rows - 1;
+    // A row's cycles depend only on whether it is a padding row and whether
+    // it outputs: each of the four kinds of row is walked once and counted
+    // as often as it occurs (integer sums, so the same total as row by row).
+    auto row_cycles = [&](bool pad_row, bool output_row) {
+        LayerCycles row;
         for (int64_t col = 0; col < frame_cols; ++col) {
             const bool pad_col = col < w.pad_cols || col >= w.pad_cols + w.cols;
             Position p{pad_row || pad_col, output_row && col >= w.kernel_cols - 1};
             LayerCycles c = visit(p);
             // Until the kernel window is full the column ends in a write state.
             if (!p.output) c.write += t.write_state;
-            total += c.scaled(pad_col ? 1 : data_visits);
+            row += c.scaled(pad_col ? 1 : data_visits);
         }
         if (output_row) {
             LayerCycles out;
             out.write = (w.passes * out_cols * w.output_channels + w.output_channels * single_channel) * t.write_state;
             out.pipeline = w.passes * out_cols * int64_t(t.output_extra);  // one output event per pixel and pass
-            total += out;
+            row += out;
         }
-    }
+        return row;
+    };
+    int64_t rows_of_kind[2][2] = {{0, 0}, {0, 0}};  // [padding row][output row]
+    for (int64_t r = 0; r < frame_rows; ++r)
+        ++rows_of_kind[r < w.pad_rows || r >= w.pad_rows + w.rows][r >= w.kernel_rows - 1];
+    for (int pad_row = 0; pad_row < 2; ++pad_row)
+        for (int output_row = 0; output_row < 2; ++output_row)
+            if (rows_of_kind[pad_row][output_row])
+                total += row_cycles(pad_row, output_row).scaled(rows_of_kind[pad_row][output_row]);
 
     if (w.flatten) total.setup += t.flatten_setup;
     if (t.kernel_offset_preread && !w.pool_first && (w.passes > 1 || w.operands > 1)) {

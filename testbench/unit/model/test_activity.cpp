@@ -150,8 +150,41 @@ TEST_CASE("bus accesses are counted per memory instance, apart from the layers' 
     uint64_t after = 0;
     for (const auto& m : state.data_sram_arrays) after += m.activity.layer_total().writes;
     CHECK(after > 0);
+    // Every kind of per-layer counter the layers set goes with the clear (it
+    // clears the layers the engine noted, not all of them).
+    const auto all_counts = [&state] {
+        uint64_t sum = 0;
+        for (uint32_t l = 0; l < state.cfg.max_layers; ++l) {
+            const LayerSums t = sum_layer(state, int(l));
+            sum += t.macs + t.sram_reads + t.sram_writes + t.tram_reads + t.tram_writes + t.kernel_reads;
+        }
+        for (const auto& m : state.bias_arrays) sum += m.activity.layer_total().reads;
+        return sum;
+    };
+    CHECK(all_counts() > after);
     state.clear_layer_activity();
-    uint64_t cleared = 0;
-    for (const auto& m : state.data_sram_arrays) cleared += m.activity.layer_total().writes;
-    CHECK(cleared == 0);
+    CHECK(all_counts() == 0);
+}
+
+TEST_CASE("clearing the layer activity clears the noted layers, a reset every layer", "[activity]") {
+    const DeviceConfig cfg = load_device_config(default_device_config_path());
+    AcceleratorState state(cfg);
+    REQUIRE(cfg.max_layers > 6);
+    state.note_layer_activity(5);
+    state.note_layer_activity(5);   // noted once
+    state.note_layer_activity(-1);  // outside the register file: ignored
+    state.note_layer_activity(int(cfg.max_layers));
+    state.quadrant_activity[1].busy_cycles[5] = 7;
+    state.processor_activity[3].macs[5] = 9;
+    state.tram_arrays[2].activity.by_layer[5].writes = 4;
+    state.clear_layer_activity();
+    CHECK(state.quadrant_activity[1].busy_cycles[5] == 0);
+    CHECK(state.processor_activity[3].macs[5] == 0);
+    CHECK(state.tram_arrays[2].activity.by_layer[5].writes == 0);
+    // A layer set without being noted breaks the writers' contract; reset() still clears it.
+    state.quadrant_activity[0].busy_cycles[6] = 3;
+    state.kernel_arrays[0].activity.by_layer[6].reads = 2;
+    state.reset();
+    CHECK(state.quadrant_activity[0].busy_cycles[6] == 0);
+    CHECK(state.kernel_arrays[0].activity.by_layer[6].reads == 0);
 }

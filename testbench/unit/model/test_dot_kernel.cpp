@@ -283,7 +283,7 @@ TEST_CASE("byte image: only for values in [0, 127], with zero slack", "[engine][
     lw.processor_index = {0};
     ConvImage image = make_conv_image(in, lw, 0, 0, 1);
     REQUIRE(make_byte_image(image));
-    CHECK(image.bytes == std::vector<uint8_t>{0, 127, 5, 0, 0, 0, 0});
+    CHECK(std::vector<uint8_t>(image.bytes.begin(), image.bytes.end()) == std::vector<uint8_t>{0, 127, 5, 0, 0, 0, 0});
     for (int8_t outside : {int8_t{-1}, int8_t{-128}}) {
         in.planes[0][0][2] = outside;
         ConvImage negative = make_conv_image(in, lw, 0, 0, 1);
