@@ -263,23 +263,7 @@ void Accelerator::sequencer() {
             last_timing_ = std::move(out.timing);
             busy_cycles_ = out.busy_cycles;
         } else {
-            try {
-                LayerEngine engine(state_);
-                engine.set_capture(capture_layers_);
-                last_result_ = engine.run();  // logs its own programming warnings
-            } catch (const std::exception& e) {
-                // A model bug must not take the whole simulation down; the firmware still gets its interrupt.
-                spdlog::error("{}: layer engine failed: {}", name(), e.what());
-                last_result_ = EngineResult{};
-            }
-            // Snoop units and one-shot mode choose the layers at run time: time the ones that ran.
-            inference_->plan.order.clear();
-            for (const LayerStats& l : last_result_.layers) inference_->plan.order.push_back(l.layer);
-            // Time comes from the timing model walking the same registers the engine
-            // decoded; function (above) and time (here) stay independent.
-            last_timing_ = inference_cycles(TimingModel(timing), state_, plan);
-            busy_cycles_ = std::max<uint64_t>(1, last_timing_.total());
-            sc_core::wait(sc_core::sc_time(double(busy_cycles_) / cnn_clock_hz_, sc_core::SC_SEC));
+            run_layer_engine(timing, inference_->plan);
         }
         if (observer_) {
             report_layers(running_quadrants_);
@@ -312,6 +296,28 @@ void Accelerator::sequencer() {
         spdlog::debug("{}: done after {} CNN cycles", name(), busy_cycles_);
         update_irq();
     }
+}
+
+// A plain (not FIFO-fed) inference: the engine computes every layer at the
+// start, then the sequencer waits for the time the timing model gives them.
+void Accelerator::run_layer_engine(const AccelTiming& timing, SequencePlan& plan) {
+    try {
+        LayerEngine engine(state_);
+        engine.set_capture(capture_layers_);
+        last_result_ = engine.run();  // logs its own programming warnings
+    } catch (const std::exception& e) {
+        // A model bug must not take the whole simulation down; the firmware still gets its interrupt.
+        spdlog::error("{}: layer engine failed: {}", name(), e.what());
+        last_result_ = EngineResult{};
+    }
+    // Snoop units and one-shot mode choose the layers at run time: time the ones that ran.
+    plan.order.clear();
+    for (const LayerStats& l : last_result_.layers) plan.order.push_back(l.layer);
+    // Time comes from the timing model walking the same registers the engine
+    // decoded; function (above) and time (here) stay independent.
+    last_timing_ = inference_cycles(TimingModel(timing), state_, plan);
+    busy_cycles_ = std::max<uint64_t>(1, last_timing_.total());
+    sc_core::wait(sc_core::sc_time(double(busy_cycles_) / cnn_clock_hz_, sc_core::SC_SEC));
 }
 
 // A running quadrant is busy in a layer when one of its processors takes part

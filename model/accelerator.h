@@ -159,6 +159,7 @@ private:
     void on_ctl_write(uint32_t q, uint32_t old_value);
     void update_irq();
     void sequencer();
+    void run_layer_engine(const AccelTiming& timing, SequencePlan& plan);
     void record_quadrant_activity(const std::vector<int>& running_quadrants);
     uint32_t quadrants_in_layer(int layer, const std::vector<int>& running_quadrants) const;
     void report_layers(const std::vector<int>& running_quadrants) const;

@@ -192,9 +192,10 @@ uint32_t decode_column_blocks(const LayerConfig& c, const KernelRun& run, const 
                 quad[place / kStep * kGroup + place % kGroup] =
                     static_cast<uint32_t>(i * processor_columns + (j * slot + slot - 1 - t) * kColumnBytes);
             }
-    thread_local std::vector<uint8_t> columns;
-    columns.resize(std::max(columns.size(), std::size_t{zeros} + kColumnBytes));
-    std::fill_n(columns.begin() + zeros, kColumnBytes, uint8_t{0});
+    // One buffer per call, not a thread_local one: ASan reported a thread_local
+    // vector here as a stack-use-after-scope when several simulations ran on
+    // threads of one process (unit_tests_app, "runs from several threads").
+    std::vector<uint8_t> columns(std::size_t{zeros} + kColumnBytes);
     const std::size_t from = last + 1 - slot;  // kernel 0's first byte
     uint32_t o = 0;
     for (; o + kBlockOutputs <= whole; o += kBlockOutputs) {
