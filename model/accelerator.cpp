@@ -6,6 +6,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "model/engine/dot_kernel.h"
 #include "model/engine/host_profile.h"
 #include "model/memories/memory_port.h"
 #include "model/registers/fifo_registers.h"
@@ -50,6 +51,7 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const DeviceConfig& cfg)
     stream_ = std::make_unique<StreamController>("stream", cfg_.timing, *fifo_);
 
     connect_power_control();
+    choose_dot_kernel();
     host_profile_ = HostProfile::from_environment();
     state_.host_profile = host_profile_.get();
 

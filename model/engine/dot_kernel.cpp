@@ -404,6 +404,8 @@ std::string dot_kernel_in_use() {
     return c.check ? name + " (checked against every target)" : name;
 }
 
+void choose_dot_kernel() { current_choice(); }
+
 void force_dot_kernel_target(int64_t target) {
     // Kept for the life of the process: a thread may still read a choice the
     // next call replaces.

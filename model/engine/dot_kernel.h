@@ -132,6 +132,11 @@ std::string dot_kernel_target_names();
 // randomized layer test and CI's conformance runs use it).
 std::string dot_kernel_in_use();
 
+// Makes that choice now. The first choice probes the processor (CPUID), which
+// some virtual machines trap at several microseconds a probe; the accelerator
+// calls this when it is built so no inference pays for it.
+void choose_dot_kernel();
+
 // What check mode does after each call: compares `results` of pixels
 // [first, first + count) with the plain path's and every target's, and
 // throws std::logic_error naming the first pixel and output that differs.

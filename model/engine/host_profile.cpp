@@ -1,6 +1,7 @@
 #include "model/engine/host_profile.h"
 
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -12,6 +13,13 @@ namespace ai8x {
 namespace {
 
 double micros(HostProfile::Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
+
+// Minor page faults of the process so far (every thread: the worker pool's too).
+long process_minor_faults() {
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_minflt;
+}
 
 }  // namespace
 
@@ -39,6 +47,7 @@ void HostProfile::start_layer(int layer, unsigned long shared_calls) {
     inferences_.back().layers.emplace_back();
     inferences_.back().layers.back().layer = layer;
     shared_at_start_ = shared_calls;
+    faults_at_start_ = process_minor_faults();
     layer_start_ = last_lap_ = Clock::now();
 }
 
@@ -56,6 +65,7 @@ void HostProfile::finish_layer(unsigned long shared_calls) {
     Layer& layer = inference.layers.back();
     layer.total_us = micros(last_lap_ - layer_start_);
     layer.shared_calls = shared_calls - shared_at_start_;
+    layer.page_faults = process_minor_faults() - faults_at_start_;
     inference.engine_us = micros(last_lap_ - inference_start_);
 }
 
@@ -75,6 +85,7 @@ std::string HostProfile::to_json() const {
             layers.push_back({{"layer", l.layer},
                               {"total_us", l.total_us},
                               {"stages_us", stages},
+                              {"page_faults", l.page_faults},
                               {"shared_calls", l.shared_calls}});
         }
         inferences.push_back({{"engine_us", inference.engine_us}, {"layers", layers}});

@@ -47,6 +47,10 @@ public:
         int layer = -1;
         std::array<double, static_cast<unsigned>(HostStage::count)> stage_us{};
         double total_us = 0;
+        // Minor page faults of the whole process during the layer: on hosts
+        // where a first touch of memory is costly (some virtual machines take
+        // over 10 us a fault) they, not instructions, can set a layer's time.
+        long page_faults = 0;
         unsigned long shared_calls = 0;  // computations handed to the worker pool in this layer
     };
     struct Inference {
@@ -74,6 +78,7 @@ private:
     std::string path_;
     std::vector<Inference> inferences_;
     Clock::time_point inference_start_, layer_start_, last_lap_;
+    long faults_at_start_ = 0;
     unsigned long shared_at_start_ = 0;
 };
 

@@ -3,6 +3,8 @@
 // runs in order, its JSON has the fields docs/reports.md lists, a file it
 // cannot write is reported, and profiling changes no result. No test here
 // depends on how long anything takes.
+#include <sys/mman.h>  // fresh pages for the page-fault count
+
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -70,6 +72,19 @@ TEST_CASE("host profile: JSON names every stage of every layer, and an unwritabl
     std::string error;
     CHECK_FALSE(profile.write("/nonexistent-dir/profile.json", error));
     CHECK(error.find("/nonexistent-dir/profile.json") != std::string::npos);
+}
+
+TEST_CASE("host profile: counts the page faults of a layer", "[engine][profile]") {
+    HostProfile profile;
+    constexpr std::size_t kPages = 32, kPage = 4096;
+    void* fresh = mmap(nullptr, kPages * kPage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(fresh != MAP_FAILED);
+    profile.start_layer(0, 0);
+    for (std::size_t p = 0; p < kPages; ++p) static_cast<volatile char*>(fresh)[p * kPage] = 1;  // first touches
+    profile.finish_layer(0);
+    munmap(fresh, kPages * kPage);
+    const nlohmann::json j = nlohmann::json::parse(profile.to_json());
+    CHECK(j.at("inferences")[0].at("layers")[0].at("page_faults").get<long>() >= static_cast<long>(kPages));
 }
 
 TEST_CASE("host profile: made from AI8XSIM_HOST_PROFILE only when it names a file", "[engine][profile]") {
