@@ -39,6 +39,7 @@ using Child = ai8x::bench::ChildRun;
 struct Row {
     std::string name, result = "error";
     double cycles = 0, clock_hz = 0, silicon_s = 0, infer_s = -1, ratio = -1, whole_s = 0, rss_mb = 0, macs = 0;
+    double infer_median_s = -1, ratio_median = -1;
     bool ratio_ok = false, whole_ok = true, rss_ok = false;
     // Multiply-accumulates per second of inference wall time, in billions.
     double gmacs() const { return infer_s > 0 ? macs / infer_s / 1e9 : 0; }
@@ -52,35 +53,59 @@ double layer_macs(const nlohmann::json& j) {
     return macs;
 }
 
-// One vector on one build: a warm-up run caches the firmware, then `repeat`
-// timed runs; the fastest whole run and the fastest inference count.
-Row measure(const std::string& binary, const fs::path& d, int repeat, const fs::path& json, bool warm = false) {
-    Row r;
-    r.name = d.filename().string();
-    const std::vector<std::string> args{binary, "run", d.string(), "--quiet", "--json", json.string()};
-    if (!warm) run_child(args);  // warm-up: builds and caches the firmware
-    Child best;
-    for (int i = 0; i < repeat; ++i) {
-        fs::remove(json);
-        Child c = run_child(args);
-        if (i == 0 || c.wall_s < best.wall_s) best = c;
-        std::ifstream in(json);
-        nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) continue;
-        r.result = j.value("result", std::string("error"));
-        r.cycles = j.value("cnn_cycles", 0.0);
-        r.clock_hz = j.value("cnn_clock_hz", 0.0);
-        r.macs = layer_macs(j);
-        if (j.contains("inference_wall_seconds") && j["inference_wall_seconds"].is_number()) {
-            const double s = j["inference_wall_seconds"].get<double>();
-            r.infer_s = r.infer_s < 0 ? s : std::min(r.infer_s, s);
-        }
-    }
-    r.whole_s = best.wall_s;
-    r.rss_mb = double(best.maxrss_kb) / 1024.0;
+// The timed runs of one vector on one build, gathered one run at a time so
+// that two builds' runs can alternate.
+struct Samples {
+    Row row;
+    Child fastest_whole;
+    std::vector<double> infer_s;  // every run's inference wall time
+    int runs = 0;
+};
+
+// One timed run of `args` (an `ai8xsim run ... --json json` command) into `s`.
+void take_sample(const std::vector<std::string>& args, const fs::path& json, Samples& s) {
+    fs::remove(json);
+    Child c = run_child(args);
+    if (s.runs++ == 0 || c.wall_s < s.fastest_whole.wall_s) s.fastest_whole = c;
+    std::ifstream in(json);
+    nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) return;
+    Row& r = s.row;
+    r.result = j.value("result", std::string("error"));
+    r.cycles = j.value("cnn_cycles", 0.0);
+    r.clock_hz = j.value("cnn_clock_hz", 0.0);
+    r.macs = layer_macs(j);
+    if (j.contains("inference_wall_seconds") && j["inference_wall_seconds"].is_number())
+        s.infer_s.push_back(j["inference_wall_seconds"].get<double>());
+}
+
+// The row of a vector's samples: the fastest whole run and inference, and the
+// median inference (the fastest is the least disturbed run; the median says
+// how far the others scattered).
+Row summarize(Samples s) {
+    Row r = s.row;
+    r.whole_s = s.fastest_whole.wall_s;
+    r.rss_mb = double(s.fastest_whole.maxrss_kb) / 1024.0;
     r.silicon_s = r.clock_hz > 0 ? r.cycles / r.clock_hz : 0;
-    if (r.infer_s >= 0 && r.silicon_s > 0) r.ratio = r.infer_s / r.silicon_s;
+    if (!s.infer_s.empty()) {
+        std::sort(s.infer_s.begin(), s.infer_s.end());
+        const std::size_t n = s.infer_s.size();
+        r.infer_s = s.infer_s.front();
+        r.infer_median_s = n % 2 ? s.infer_s[n / 2] : (s.infer_s[n / 2 - 1] + s.infer_s[n / 2]) / 2;
+    }
+    if (r.infer_s >= 0 && r.silicon_s > 0) {
+        r.ratio = r.infer_s / r.silicon_s;
+        r.ratio_median = r.infer_median_s / r.silicon_s;
+    }
     return r;
+}
+
+// The `ai8xsim run` command of one vector on one build.
+std::vector<std::string> run_command(const std::string& binary, const fs::path& d, const fs::path& json,
+                                     const std::vector<std::string>& run_args) {
+    std::vector<std::string> args{binary, "run", d.string(), "--quiet", "--json", json.string()};
+    args.insert(args.end(), run_args.begin(), run_args.end());
+    return args;
 }
 
 // CNN cycles of one untimed run (which also caches the firmware); 0 if it failed.
@@ -107,6 +132,7 @@ struct SpeedOptions {
     std::string reference = "demo-mnist";
     std::string baseline;
     double max_slowdown_pct = 20;
+    std::vector<std::string> run_args;  // appended to every timed `ai8xsim run`
 };
 
 bool speed_table(const SpeedOptions& o);
@@ -123,7 +149,7 @@ int main(int argc, char** argv) {
     CLI::App app{"Simulation speed of the demo vectors against the project's targets"};
     SpeedOptions o;
     auto& [folders, binary, filter, glob, whole_vector, max_ratio, max_whole_s, max_rss_mb, repeat, largest, reference,
-           baseline, max_slowdown_pct] = o;
+           baseline, max_slowdown_pct, run_args] = o;
     auto* folders_option =
         app.add_option("VECTORS,--vectors", folders, "Folders of generator output folders (several allowed)")
             ->capture_default_str();
@@ -133,7 +159,11 @@ int main(int argc, char** argv) {
     app.add_option("--largest", largest,
                    "Time only the N selected vectors with the most CNN cycles (an untimed run of each finds them); "
                    "without VECTORS, among every shared folder");
-    app.add_option("--repeat", repeat, "Timed runs per vector; the fastest counts")->check(CLI::PositiveNumber);
+    app.add_option("--repeat", repeat,
+                   "Timed runs per vector (alternating with the baseline's); the fastest counts, the median is shown")
+        ->check(CLI::PositiveNumber);
+    app.add_option("--run-arg", run_args, "An argument for every timed `ai8xsim run` (repeat for several)")
+        ->allow_extra_args(false);
     app.add_option("--max-ratio", max_ratio, "Target: inference wall / silicon time")->capture_default_str();
     app.add_option("--max-whole", max_whole_s, "Target: whole-run seconds of --whole-vector")->capture_default_str();
     app.add_option("--whole-vector", whole_vector, "Vector with a whole-run target")->capture_default_str();
@@ -224,18 +254,20 @@ bool print_rows(const SpeedOptions& o, const std::vector<Row>& rows) {
     double reference_ratio = -1;
     for (const auto& r : rows)
         if (r.name == o.reference && r.ratio > 0) reference_ratio = r.ratio;
-    std::printf("%-40s %-6s %10s %12s %12s %8s %9s %5s %7s %9s %5s %8s %5s\n", "vector", "result", "cycles",
-                "silicon_us", "infer_ms", "GMAC/s", "ratio", "<=", "vs_ref", "whole_s", "", "rss_MB", "");
+    std::printf("%-40s %-6s %10s %12s %12s %9s %8s %9s %5s %9s %7s %9s %5s %8s %5s\n", "vector", "result", "cycles",
+                "silicon_us", "infer_ms", "median", "GMAC/s", "ratio", "<=", "median", "vs_ref", "whole_s", "",
+                "rss_MB", "");
     bool all_ok = true;
     for (const auto& r : rows) {
         const bool whole_target = r.name == o.whole_vector;
         char vs_ref[16] = "-";
         if (reference_ratio > 0 && r.ratio >= 0)
             std::snprintf(vs_ref, sizeof vs_ref, "%.2f", r.ratio / reference_ratio);
-        std::printf("%-40s %-6s %10.0f %12.1f %12.3f %8.2f %9.2f %5s %7s %9.3f %5s %8.1f %5s\n", r.name.c_str(),
-                    r.result.c_str(), r.cycles, r.silicon_s * 1e6, r.infer_s * 1e3, r.gmacs(), r.ratio,
-                    r.ratio_ok ? "PASS" : "MISS", vs_ref, r.whole_s,
-                    whole_target ? (r.whole_ok ? "PASS" : "MISS") : "-", r.rss_mb, r.rss_ok ? "PASS" : "MISS");
+        std::printf("%-40s %-6s %10.0f %12.1f %12.3f %9.3f %8.2f %9.2f %5s %9.2f %7s %9.3f %5s %8.1f %5s\n",
+                    r.name.c_str(), r.result.c_str(), r.cycles, r.silicon_s * 1e6, r.infer_s * 1e3,
+                    r.infer_median_s * 1e3, r.gmacs(), r.ratio, r.ratio_ok ? "PASS" : "MISS", r.ratio_median, vs_ref,
+                    r.whole_s, whole_target ? (r.whole_ok ? "PASS" : "MISS") : "-", r.rss_mb,
+                    r.rss_ok ? "PASS" : "MISS");
         all_ok = all_ok && r.ratio_ok && r.whole_ok && r.rss_ok && r.result == "pass";
     }
     std::printf("targets: inference wall / silicon <= %g, %s whole run < %g s, peak RSS < %g MB; result must be pass\n",
@@ -247,24 +279,50 @@ bool print_rows(const SpeedOptions& o, const std::vector<Row>& rows) {
 bool print_baseline(const SpeedOptions& o, const std::vector<Row>& rows, const std::vector<Row>& base_rows) {
     std::printf("\nagainst the baseline %s (same run; slowdown = new ratio / baseline ratio - 1, target <= %g %%)\n",
                 o.baseline.c_str(), o.max_slowdown_pct);
-    std::printf("%-40s %9s %9s %8s %8s %9s %5s\n", "vector", "ratio", "baseline", "GMAC/s", "baseline", "slowdown", "");
+    std::printf("%-40s %9s %9s %9s %9s %8s %8s %9s %5s\n", "vector", "ratio", "baseline", "median", "baseline",
+                "GMAC/s", "baseline", "slowdown", "");
     bool all_ok = true;
     for (std::size_t i = 0; i < rows.size(); ++i) {
         const Row& n = rows[i];
         const Row& b = base_rows[i];
         if (b.result != "pass" || b.ratio <= 0) {  // no ratio to compare with: say so, never a made-up slowdown
-            std::printf("%-40s %9.2f %9s %8.2f %8s  MISS: the baseline's run gave '%s' (run it alone to see why)\n",
-                        n.name.c_str(), n.ratio, "-", n.gmacs(), "-", b.result.c_str());
+            std::printf(
+                "%-40s %9.2f %9s %9.2f %9s %8.2f %8s  MISS: the baseline's run gave '%s' (run it alone to see why)\n",
+                n.name.c_str(), n.ratio, "-", n.ratio_median, "-", n.gmacs(), "-", b.result.c_str());
             all_ok = false;
             continue;
         }
         const double slowdown = (n.ratio / b.ratio - 1) * 100;
         const bool ok = n.ratio >= 0 && slowdown <= o.max_slowdown_pct;
-        std::printf("%-40s %9.2f %9.2f %8.2f %8.2f %8.1f%% %5s\n", n.name.c_str(), n.ratio, b.ratio, n.gmacs(),
-                    b.gmacs(), slowdown, ok ? "PASS" : "MISS");
+        std::printf("%-40s %9.2f %9.2f %9.2f %9.2f %8.2f %8.2f %8.1f%% %5s\n", n.name.c_str(), n.ratio, b.ratio,
+                    n.ratio_median, b.ratio_median, n.gmacs(), b.gmacs(), slowdown, ok ? "PASS" : "MISS");
         all_ok = all_ok && ok;
     }
     return all_ok;
+}
+
+}  // namespace
+
+namespace {
+
+// One vector: warm-up runs cache the firmware (not after --largest's untimed
+// run), then `repeat` timed runs of the build, each followed by one of the
+// baseline's when there is one: both builds meet the same disturbances, so
+// their ratio is the yardstick for a change's speed.
+void measure_vector(const SpeedOptions& o, const fs::path& d, const fs::path& json, Row& row, Row& base_row) {
+    const auto args = run_command(o.binary, d, json, o.run_args);
+    const auto base_args = run_command(o.baseline, d, json, o.run_args);
+    const bool baseline = !o.baseline.empty();
+    if (o.largest == 0) run_child(args);
+    if (baseline) run_child(base_args);
+    Samples samples, base_samples;
+    for (int i = 0; i < o.repeat; ++i) {
+        take_sample(args, json, samples);
+        if (baseline) take_sample(base_args, json, base_samples);
+    }
+    samples.row.name = base_samples.row.name = d.filename().string();
+    row = summarize(samples);
+    base_row = summarize(base_samples);
 }
 
 }  // namespace
@@ -276,14 +334,13 @@ bool speed_table(const SpeedOptions& o) {
     if (o.largest > 0 && o.largest < dirs.size()) dirs = largest_vectors(o.binary, dirs, o.largest, json);
     std::vector<Row> rows, base_rows;
     for (const auto& d : dirs) {
-        Row r = measure(o.binary, d, o.repeat, json, o.largest > 0);
+        Row r, b;
+        measure_vector(o, d, json, r, b);
         r.ratio_ok = r.ratio >= 0 && r.ratio <= o.max_ratio;
         if (r.name == o.whole_vector) r.whole_ok = r.whole_s < o.max_whole_s;
         r.rss_ok = r.rss_mb < o.max_rss_mb;
         rows.push_back(r);
-        // The baseline build runs right after, on the same vector, in the same
-        // conditions: its ratio is the yardstick for a change's speed.
-        if (!o.baseline.empty()) base_rows.push_back(measure(o.baseline, d, o.repeat, json));
+        if (!o.baseline.empty()) base_rows.push_back(b);
     }
     fs::remove(json);
     bool all_ok = print_rows(o, rows);
