@@ -9,8 +9,8 @@
 
 namespace ai8x {
 
-CpuHeadroom::CpuHeadroom(std::string stat_path)
-    : path_(std::move(stat_path)), cores_(std::max(1u, std::thread::hardware_concurrency())) {
+CpuHeadroom::CpuHeadroom(std::string stat_path, std::chrono::milliseconds window)
+    : path_(std::move(stat_path)), window_(window), cores_(std::max(1u, std::thread::hardware_concurrency())) {
     last_ = read();
     last_time_ = std::chrono::steady_clock::now();
 }
@@ -54,18 +54,16 @@ CpuHeadroom::Counters CpuHeadroom::read() const {
     return parse(text.str());
 }
 
-bool CpuHeadroom::spare_core() {
+void CpuHeadroom::sample() {
     const auto now = std::chrono::steady_clock::now();
-    if (now - last_time_ < kMinWindow) return answer_;
+    if (now - last_time_ < window_) return;
     const Counters current = read();
     bool known = false;
     const bool spare_now = spare(last_, current, cores_, known);
-    if (known) {
-        answer_ = spare_now;
-        last_ = current;
-        last_time_ = now;
-    }
-    return answer_;
+    if (!known) return;
+    answer_.store(spare_now, std::memory_order_relaxed);
+    last_ = current;
+    last_time_ = now;
 }
 
 }  // namespace ai8x

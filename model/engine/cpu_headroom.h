@@ -11,6 +11,7 @@
 // work is spread, never its result.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -19,15 +20,25 @@ namespace ai8x {
 
 class CpuHeadroom {
 public:
-    // `stat_path`: the kernel's counters (a test may give its own file).
-    explicit CpuHeadroom(std::string stat_path = "/proc/stat");
+    // `stat_path`: the kernel's counters (a test may give its own file);
+    // `window`: the shortest time between two samples that decide.
+    explicit CpuHeadroom(std::string stat_path = "/proc/stat", std::chrono::milliseconds window = kMinWindow);
 
-    // True when, since the previous sample, at least half a core was neither
-    // busy with normal-priority work (this process's own simulation thread
-    // included) nor stolen by a hypervisor. Samples at most every
-    // kMinWindow; between samples, and when the counters cannot be read or
-    // have not advanced, the previous answer stands (at first: true).
-    bool spare_core();
+    // The last decision: true when, over the last window sampled, at least
+    // half a core was neither busy with normal-priority work (this process's
+    // own simulation thread included) nor stolen by a hypervisor. Reads no
+    // file: any thread may ask at any time, at the cost of an atomic load.
+    // When the counters cannot be read or have not advanced, the previous
+    // answer stands (at first: true).
+    bool spare_core() const { return answer_.load(std::memory_order_relaxed); }
+
+    // Reads the counters and, when at least `window` has passed since the
+    // last sample that decided, decides again. Not for the simulation
+    // thread in an inference: on a virtual machine one read of /proc/stat
+    // takes 10 us warm and 50-180 us when the kernel's path is cold
+    // (bench/README.md, "Auto threads round"); the pool's worker samples
+    // while it sleeps (worker_pool.h). One thread at a time.
+    void sample();
 
     static constexpr std::chrono::milliseconds kMinWindow{20};
 
@@ -45,10 +56,11 @@ public:
 private:
     Counters read() const;
     std::string path_;
+    std::chrono::milliseconds window_;
     unsigned cores_;
-    Counters last_;
+    Counters last_;  // the sampling thread's own (the constructor's, then sample()'s)
     std::chrono::steady_clock::time_point last_time_;
-    bool answer_ = true;
+    std::atomic<bool> answer_{true};
 };
 
 }  // namespace ai8x

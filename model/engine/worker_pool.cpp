@@ -215,8 +215,23 @@ void WorkerPool::worker_main(unsigned slot) {
         }
         ++sleeping_;
         ++sleeps_;
-        work_ready_.wait(lock, [&] { return stopping_ || generation_.load() != seen; });
+        sleep_until_work(lock, seen, slot);
         --sleeping_;
+    }
+}
+
+void WorkerPool::sleep_until_work(std::unique_lock<std::mutex>& lock, unsigned long seen, unsigned slot) {
+    const auto news = [&] { return stopping_ || generation_.load() != seen; };
+    // One worker samples the host's load while it sleeps, off the simulation
+    // thread and outside any inference (CpuHeadroom::sample).
+    if (!headroom_ || slot != 1) {
+        work_ready_.wait(lock, news);
+        return;
+    }
+    while (!work_ready_.wait_for(lock, CpuHeadroom::kMinWindow, news)) {
+        lock.unlock();
+        headroom_->sample();
+        lock.lock();
     }
 }
 

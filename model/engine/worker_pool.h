@@ -44,7 +44,9 @@ public:
     // `threads` counts the calling thread: 1 starts no worker (for_each then
     // runs every item in order on the caller), 0 is taken as 1. With
     // `only_with_spare_core`, a call is offered to the workers only while the
-    // host has a core to spare (CpuHeadroom); otherwise it runs inline.
+    // host has a core to spare (CpuHeadroom); otherwise it runs inline. The
+    // first worker samples the host's load every CpuHeadroom::kMinWindow while
+    // it sleeps; a call only reads the last answer (no file read, no system call).
     explicit WorkerPool(unsigned threads, bool only_with_spare_core = false);
     // Stops and joins every worker.
     ~WorkerPool();
@@ -102,6 +104,9 @@ private:
     bool spin_for_work(unsigned long seen) const;
     // Joins the published job if it is newer than `seen` (under mutex_).
     Job* join_job(unsigned long& seen);
+    // Waits on work_ready_ for a job newer than `seen` or the stop; worker
+    // `slot` 1 of a pool with a headroom probe samples it meanwhile.
+    void sleep_until_work(std::unique_lock<std::mutex>& lock, unsigned long seen, unsigned slot);
     void close_job();
     void run_items(Job& job, unsigned slot);
     static void run_inline(std::size_t count, const Body& body);

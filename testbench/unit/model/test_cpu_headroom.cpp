@@ -3,6 +3,7 @@
 // or measures time: the decisions are checked on given counters.
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -79,5 +80,35 @@ TEST_CASE("cpu headroom: before a full window, or without counters, the answer i
     CpuHeadroom missing((dir / "no-such-file").string());
     CHECK(missing.spare_core());
     CHECK(missing.spare_core());
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("cpu headroom: only sample() reads the counters and changes the answer", "[engine][threads]") {
+    // The simulation thread asks spare_core() in an inference; reading
+    // /proc/stat there cost 50-180 us on a virtual machine, so asking reads
+    // nothing and the pool's worker samples between inferences.
+    const auto dir = std::filesystem::temp_directory_path() / ("ai8xsim-headroom-s-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "stat").string();
+    std::ofstream(path) << stat_text(1000, 0, 1000, 1000);
+    CpuHeadroom probe(path, std::chrono::milliseconds(0));
+    // Both cores busy with normal-priority work since the first read.
+    std::ofstream(path) << stat_text(1100, 0, 1100, 1000);
+    CHECK(probe.spare_core());  // nothing sampled yet: the first answer stands
+    probe.sample();
+    CHECK_FALSE(probe.spare_core());
+    CHECK_FALSE(probe.spare_core());
+    // Counters that did not advance leave the answer as it was.
+    probe.sample();
+    CHECK_FALSE(probe.spare_core());
+    // Then one core idles.
+    std::ofstream(path) << stat_text(1200, 0, 1100, 1100);
+    probe.sample();
+    CHECK(probe.spare_core());
+    // A window not yet over: the counters are not even read.
+    CpuHeadroom slow(path, std::chrono::hours(1));
+    std::ofstream(path) << stat_text(1300, 0, 1200, 1100);
+    slow.sample();
+    CHECK(slow.spare_core());
     std::filesystem::remove_all(dir);
 }

@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "model/engine/cpu_headroom.h"
 #include "model/engine/worker_pool.h"
 
 using namespace ai8x;
@@ -263,6 +264,9 @@ TEST_CASE("worker pool: a pool that shares only with a spare core still runs eve
     // runs must not.
     WorkerPool pool(2, true);
     for (int round = 0; round < 20; ++round) {
+        // Now and then the worker sleeps long enough to sample the host's
+        // load (CpuHeadroom::sample) while the caller may be reading the answer.
+        if (round % 8 == 4) std::this_thread::sleep_for(CpuHeadroom::kMinWindow * 2);
         PoolTally tally(300);
         const bool shared = pool.for_each(300, [&](std::size_t i, unsigned slot) { tally.record(i, slot); });
         CHECK(tally.each_once());
