@@ -46,7 +46,8 @@ void add_run_switches(CLI::App& run, RunOptions& o) {
                  "quantum ends while nothing else is scheduled (default: on; cycles and results "
                  "are the same either way)");
     run.add_option("--threads", o.threads,
-                   "Threads for the layer engine's large computations (default: 2, or 1 on a single-core host; "
+                   "Threads for the layer engine's large computations (default: 2 while a core is spare, or 1 on a "
+                   "host with two cores or fewer; "
                    "1 = all on the simulation thread; results are the same for every N)")
         ->type_name("N")
         ->check(CLI::Range(1, 64));

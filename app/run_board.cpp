@@ -11,7 +11,8 @@ void configure_accelerator(RunContext& ctx) {
     Accelerator& accel = *ctx.accel;
     accel.set_capture_layers(ctx.opts.capture_layers || !ctx.opts.dump_layers_dir.empty());
     // Without --threads the engine shares work only while a core is spare
-    // (on a busy host a worker that is not scheduled at once slows the run down).
+    // (on a busy host a worker that is not scheduled at once slows the run
+    // down), and not at all on two cores (WorkerPool::default_threads).
     if (ctx.opts.threads)
         accel.set_compute_threads(ctx.opts.threads);
     else

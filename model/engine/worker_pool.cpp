@@ -107,8 +107,6 @@ unsigned long WorkerPool::sleeps() const {
     return sleeps_;
 }
 
-unsigned WorkerPool::default_threads() { return std::clamp(std::thread::hardware_concurrency(), 1u, 2u); }
-
 void WorkerPool::run_inline(std::size_t count, const Body& body) {
     InBody in_body;
     for (std::size_t i = 0; i < count; ++i) body(i, 0);

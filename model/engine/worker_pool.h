@@ -74,8 +74,15 @@ public:
     // kSpin without any): lets tests see that spinning ends.
     unsigned long sleeps() const;
 
-    // The thread count `--threads` defaults to: two, or one on a single-core host.
-    static unsigned default_threads();
+    // The thread count without `--threads`: two on a host with three cores
+    // or more, else one. On two cores the simulation thread has one and
+    // everything else (the system, other processes, a hypervisor's work) the
+    // other; measured on a 2-vCPU VM (bench/README.md, "Auto threads
+    // round"), the worker's wake-up from sleep took 75 us, a share's
+    // hand-off to a core other work had just left came with cold caches, and
+    // two threads were never faster than one on any demo.
+    static unsigned default_threads() { return threads_for_cores(std::thread::hardware_concurrency()); }
+    static unsigned threads_for_cores(unsigned cores) { return cores > 2 ? 2 : 1; }
 
     // How long an idle worker spins for the next call while the pool is held.
     static constexpr std::chrono::microseconds kSpin{2000};

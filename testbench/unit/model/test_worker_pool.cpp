@@ -257,6 +257,12 @@ TEST_CASE("worker pool: pools start and stop cleanly, busy or idle", "[engine][t
     }
     CHECK(WorkerPool::default_threads() >= 1);
     CHECK(WorkerPool::default_threads() <= 2);
+    // Two cores or fewer: the simulation thread alone.
+    CHECK(WorkerPool::threads_for_cores(0) == 1);  // unknown
+    CHECK(WorkerPool::threads_for_cores(1) == 1);
+    CHECK(WorkerPool::threads_for_cores(2) == 1);
+    CHECK(WorkerPool::threads_for_cores(3) == 2);
+    CHECK(WorkerPool::threads_for_cores(64) == 2);
 }
 
 TEST_CASE("worker pool: a pool that shares only with a spare core still runs every item once", "[engine][threads]") {
