@@ -245,9 +245,11 @@ void Accelerator::sequencer() {
         const SequencePlan& plan = inference_->plan;
         running_quadrants_ = plan.enabled_quadrants;
         const int master = plan.master;  // the start came from a quadrant that runs on its own
-        spdlog::debug("{}: start at {}, {} quadrant(s), master {}, layers {}..{}", name(),
-                      sc_core::sc_time_stamp().to_string(), running_quadrants_.size(), master, plan.first_layer,
-                      plan.last_layer);
+        // sc_time::to_string() is a string stream: only for a printed line (this is inside the inference window).
+        if (spdlog::should_log(spdlog::level::debug))
+            spdlog::debug("{}: start at {}, {} quadrant(s), master {}, layers {}..{}", name(),
+                          sc_core::sc_time_stamp().to_string(), running_quadrants_.size(), master, plan.first_layer,
+                          plan.last_layer);
 
         state_.clear_layer_activity();
         if (host_profile_) host_profile_->start_inference();
@@ -257,10 +259,11 @@ void Accelerator::sequencer() {
         inference_clock_hz_ = cnn_clock_hz_;
         inference_pipelined_ = pipeline_enabled(state_, master);
         const AccelTiming timing = inference_timing(cfg_.timing, state_, master, cnn_clock_hz_);
-        inference_->session = std::make_unique<StreamSession>(state_, timing);
-        StreamSession& session = *inference_->session;
-        if (session.fifo_mode()) {
-            StreamController::Outcome out = stream_->run(session, cnn_clock_hz_, capture_layers_);
+        // Only a FIFO-fed inference has a stream session (its plan's FIFO mode is
+        // this plan's: the master's REG_CTL.FIFO_EN); a plain one never used it.
+        if (plan.fifo_mode) {
+            inference_->session = std::make_unique<StreamSession>(state_, timing);
+            StreamController::Outcome out = stream_->run(*inference_->session, cnn_clock_hz_, capture_layers_);
             last_result_ = std::move(out.result);
             last_timing_ = std::move(out.timing);
             busy_cycles_ = out.busy_cycles;

@@ -141,8 +141,12 @@ void CortexM4::run() {
             // WFI wakes on any pending enabled interrupt (taken above unless one is active).
             // Deep sleep (SCR.SLEEPDEEP, older generated main()s around a RISC-V run)
             // wakes the same way: the wake-up sources are the interrupts the firmware enabled.
-            spdlog::debug("{}: {} at {} ({})", name(), scs_.sleep_deep() ? "deep sleep" : "sleeping", describe(pc_),
-                          sc_core::sc_time_stamp().to_string());
+            // The line's arguments (a symbol lookup, a time put through a
+            // string stream: tens of us cold) only when it is printed; the
+            // firmware sleeps right after it starts the CNN.
+            if (spdlog::should_log(spdlog::level::debug))
+                spdlog::debug("{}: {} at {} ({})", name(), scs_.sleep_deep() ? "deep sleep" : "sleeping", describe(pc_),
+                              sc_core::sc_time_stamp().to_string());
             // The line may rise while sync() waits, so look again before sleeping on the event.
             qk_.sync();
             sleep_until(
@@ -273,8 +277,9 @@ bool CortexM4::take_interrupt() {
     active_irq_ = int(*irq);
     sleeping_ = false;  // WFI ends when an exception is taken
     wake_event_ = true;
-    spdlog::debug("{}: interrupt {} -> {} at {}", name(), *irq, describe(vector & ~1u),
-                  sc_core::sc_time_stamp().to_string());
+    if (spdlog::should_log(spdlog::level::debug))
+        spdlog::debug("{}: interrupt {} -> {} at {}", name(), *irq, describe(vector & ~1u),
+                      sc_core::sc_time_stamp().to_string());
     pc_ = vector & ~1u;
     enter_without_branch(pc_);  // the entry latency includes fetching the handler
     qk_.inc(double(cfg_.cpu_timing.exception_entry_cycles) * cycle_);
@@ -297,7 +302,8 @@ void CortexM4::return_from_exception() {
         return;
     }
     enter_without_branch(pc_);  // the return latency includes fetching the interrupted code
-    spdlog::debug("{}: return from interrupt {} to {}", name(), active_irq_, describe(pc_));
+    if (spdlog::should_log(spdlog::level::debug))
+        spdlog::debug("{}: return from interrupt {} to {}", name(), active_irq_, describe(pc_));
     active_irq_ = -1;
     qk_.inc(double(cfg_.cpu_timing.exception_return_cycles) * cycle_);
 }

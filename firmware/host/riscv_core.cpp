@@ -181,7 +181,8 @@ bool RiscvCore::take_interrupt() {
     irq_latched_ &= ~(uint64_t(1) << irq);
     active_irq_ = int(irq);
     pc_ = boot_address_ + 4 * irq;
-    spdlog::debug("{}: interrupt {} -> {} at {}", name(), irq, describe(pc_), sc_core::sc_time_stamp().to_string());
+    if (spdlog::should_log(spdlog::level::debug))  // the arguments cost more than the rest of the interrupt
+        spdlog::debug("{}: interrupt {} -> {} at {}", name(), irq, describe(pc_), sc_core::sc_time_stamp().to_string());
     qk_.inc(double(cfg_.riscv.interrupt_entry_cycles) * cycle_);
     return true;
 }
@@ -197,7 +198,8 @@ void RiscvCore::run() {
     while (!halted_) {
         if (take_interrupt()) sleeping_ = false;  // WFI ends when an interrupt is taken
         if (sleeping_) {
-            spdlog::debug("{}: sleeping at {} ({})", name(), describe(pc_), sc_core::sc_time_stamp().to_string());
+            if (spdlog::should_log(spdlog::level::debug))
+                spdlog::debug("{}: sleeping at {} ({})", name(), describe(pc_), sc_core::sc_time_stamp().to_string());
             qk_.sync();
             sleep_until([this] { return wake_pending(); }, wake_event_);
             continue;

@@ -36,7 +36,8 @@ void RtlTestbenchControl::drive_trig() {
     }
     trig.write(true);
     trig_fall_.notify(sc_core::sc_time(kTrigPulseNs, sc_core::SC_NS));
-    spdlog::debug("{}: trig[0] at {}", name(), sc_core::sc_time_stamp().to_string());
+    if (spdlog::should_log(spdlog::level::debug))
+        spdlog::debug("{}: trig[0] at {}", name(), sc_core::sc_time_stamp().to_string());
 }
 
 }  // namespace ai8x
